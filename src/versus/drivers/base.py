@@ -1,0 +1,92 @@
+"""The driver interface: how one kind of program becomes a process run."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..executor import Completed, Executor, log_tail
+from ..experiment import Method
+from ..expr import evaluate
+from ..plan import Arm
+from ..protocol import Output, SampleRecord
+
+OK, FAILED = "ok", "failed"
+
+
+@dataclass
+class ProcessRun:
+    status: str
+    reason: str = ""
+    samples: list[SampleRecord] = field(default_factory=list)
+    checks: list[tuple[str, str, bool]] = field(default_factory=list)  # value, expected, ok
+    metrics: list[tuple[str, float, str]] = field(default_factory=list)
+    hello: dict[str, object] = field(default_factory=dict)
+    log_tail: str = ""
+    wall_ns: int = 0
+    exit_code: int | None = None
+
+    @property
+    def inner(self) -> int:
+        measured = [s.inner for s in self.samples if not s.warmup]
+        return measured[-1] if measured else 0
+
+
+class Driver(Protocol):
+    name: str
+
+    def prepare(self, arm: Arm) -> None:
+        """Once per arm before its first process run (compile a program, check files); raises VersusError."""
+
+    def run(self, arm: Arm, method: Method, inner: int, executor: Executor) -> ProcessRun:
+        """One process run of `arm`; never raises for a failure of the program itself."""
+
+
+def base_env(arm: Arm) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VERSUS_")}
+    env.update({f"VERSUS_PARAM_{k.upper()}": v for k, v in arm.params})
+    return env
+
+
+def failure_of(completed: Completed, method: Method) -> str:
+    """The reason a finished process failed by its exit alone, or ''."""
+    if completed.timed_out:
+        return f"timed out after {method.timeout:g} s (raise [method] timeout, or shrink the workload)"
+    if completed.exit_code != 0:
+        last = completed.stderr.strip().splitlines()[-1:] or ["(no stderr)"]
+        return f"exit code {completed.exit_code}: {last[0][:200]}"
+    return ""
+
+
+def validate(output: Output, arm: Arm, method: Method) -> str:
+    """The reason a protocol run failed by its content, or ''."""
+    if not output.ended:
+        return "no `end` line: the program stopped before finishing"
+    warm = sum(1 for s in output.samples if s.warmup)
+    measured = len(output.samples) - warm
+    if (warm, measured) != (method.warmup, method.samples):
+        return f"expected {method.warmup} warmup and {method.samples} measured samples, got {warm} and {measured}"
+    return ""
+
+
+def judge_checks(values: list[str], arm: Arm, inner: int) -> tuple[list[tuple[str, str, bool]], str]:
+    """Each check against the case's expected value; the reason for the first wrong one."""
+    if not arm.case.check:
+        return [(v, "", True) for v in values], ""
+    names: dict[str, object] = {k: v for k, v in arm.params}
+    names["inner"] = inner
+    expected = str(evaluate(arm.case.check, names))
+    judged = [(v, expected, v == expected) for v in values]
+    if not values:
+        return judged, f"no check reported; the case must report a value equal to {arm.case.check} = {expected}"
+    wrong = [v for v in values if v != expected]
+    if wrong:
+        return judged, f"wrong check: got {wrong[0]}, expected {expected} ({arm.case.check})"
+    return judged, ""
+
+
+def finish(run: ProcessRun, completed: Completed) -> ProcessRun:
+    run.log_tail = log_tail(completed)
+    run.wall_ns = completed.wall_ns
+    run.exit_code = completed.exit_code
+    return run

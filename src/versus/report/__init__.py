@@ -1,0 +1,1 @@
+"""Reports of an analysis: terminal, Markdown, JSON, PNG charts. One module per format."""

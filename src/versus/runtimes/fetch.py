@@ -1,0 +1,72 @@
+"""Fetch Maven artifacts into the cache with Maven itself, then verify their SHA-256."""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+from ..errors import FetchError
+from .catalog import Artifact
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("VERSUS_CACHE") or Path.home() / ".cache" / "versus")
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _local_repository() -> Path:
+    return Path(os.environ.get("VERSUS_M2_REPO") or Path.home() / ".m2" / "repository")
+
+
+def fetch_artifact(artifact: Artifact) -> Path:
+    """The verified jar in the cache, fetched through `mvn dependency:get` when missing."""
+    target = cache_dir() / "jars" / artifact.filename
+    if target.exists() and sha256_of(target) == artifact.sha256:
+        return target
+    repo = _local_repository()
+    source = repo / artifact.group.replace(".", "/") / artifact.artifact / artifact.version / artifact.filename
+    if not source.exists():
+        mvn = shutil.which("mvn")
+        if not mvn:
+            raise FetchError(f"cannot fetch {artifact.coordinate}: Maven is not installed",
+                             "install it with: apt-get install -y maven")
+        command = [mvn, "-q", "-B", "-C", "dependency:get", f"-Dartifact={artifact.coordinate}",
+                   "-Dtransitive=false", f"-Dmaven.repo.local={repo}"]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        if result.returncode != 0 or not source.exists():
+            tail = (result.stdout + result.stderr).strip().splitlines()[-5:]
+            raise FetchError(f"mvn could not fetch {artifact.coordinate}: " + " / ".join(tail),
+                             "check that Maven Central is reachable (mvn -v; ~/.m2/settings.xml)")
+    actual = sha256_of(source)
+    if actual != artifact.sha256:
+        raise FetchError(f"{artifact.coordinate}: SHA-256 {actual} does not match the pinned {artifact.sha256}",
+                         f"delete {source} and fetch again; if it persists, the artifact changed upstream")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(".partial")
+    shutil.copyfile(source, partial)
+    partial.replace(target)
+    return target
+
+
+def extract_lib(jar: Path, name: str) -> Path:
+    """Unpack `Lib/` of a Jython standalone jar once; returns the folder to use as python.home."""
+    home = cache_dir() / "jython-home" / name
+    marker = home / ".complete"
+    if marker.exists():
+        return home
+    home.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(jar) as archive:
+        members = [m for m in archive.namelist() if m.startswith("Lib/")]
+        archive.extractall(home, members)
+    marker.write_text(jar.name)
+    return home

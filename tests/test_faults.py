@@ -1,0 +1,47 @@
+"""Each way a benchmark process can fail becomes a stored failed process run; the others go on."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import FIXTURES
+
+from versus.cli import main
+from versus.store import Store
+
+
+def run_fake(db: Path, capsys, *extra: str) -> dict:
+    code = main(["run", str(FIXTURES / "fake"), "--db", str(db), "--format", "json", "--seed", "7", *extra])
+    assert code == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_every_fault_is_a_failed_run_and_the_good_arm_survives(db, capsys):
+    doc = run_fake(db, capsys)
+    reasons = {}
+    for failed in doc["failed_runs"]:
+        reasons.setdefault(failed["arm"].split("/")[1], failed["reason"])
+    assert set(reasons) == {"crash", "hang", "malformed", "wrong_check", "exit_nonzero", "no_end"}
+    assert "exit code 1" in reasons["crash"]
+    assert "timed out" in reasons["hang"]
+    assert "malformed JSON" in reasons["malformed"]
+    assert "wrong check: got 4951, expected 4950" in reasons["wrong_check"]
+    assert "exit code 3" in reasons["exit_nonzero"]
+    assert "no `end`" in reasons["no_end"]
+    good = next(a for a in doc["arms"] if a["case"] == "good")
+    assert good["processes_ok"] == 2 and good["processes_failed"] == 0
+    assert good["median"]["low"] <= good["median"]["value"] <= good["median"]["high"]
+    assert doc["session"]["status"] == "complete"
+
+
+def test_failed_runs_keep_their_log_tail(db, capsys):
+    doc = run_fake(db, capsys, "--cases", "crash")
+    tails = [f["log_tail"] for f in doc["failed_runs"]]
+    assert tails and all("RuntimeError: the benchmark crashed" in t for t in tails)
+
+
+def test_a_failed_run_stores_its_samples_for_diagnosis(db, capsys):
+    run_fake(db, capsys, "--cases", "wrong_check")
+    store = Store(db)
+    runs = store.runs(store.session()["id"])
+    assert runs and all(r.status == "failed" and len(r.samples) == 4 for r in runs)
