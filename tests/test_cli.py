@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 
 from conftest import FIXTURES
-
 from versus.cli import main
 
 

@@ -5,7 +5,6 @@ import json
 from pathlib import Path
 
 from conftest import FIXTURES
-
 from versus.cli import main
 from versus.store import Store
 

@@ -193,7 +193,7 @@ def _decide(comparisons: list[ComparisonResult], claims: list[ClaimResult]) -> N
     pairs = [stats.bound_pvalues(i.comparison, claim.claim.min, claim.claim.max) for claim, i in instances]
     holds = stats.holm([p for p, _ in pairs])
     fails = stats.holm([p for _, p in pairs])
-    for (claim, instance), p_hold, p_fail in zip(instances, holds, fails):
+    for (_, instance), p_hold, p_fail in zip(instances, holds, fails):
         instance.verdict = ("holds" if p_hold < stats.ALPHA else
                             "does not hold" if p_fail < stats.ALPHA else "inconclusive")
     for claim in claims:

@@ -6,7 +6,7 @@ from .base import FAILED, OK, Driver, ProcessRun
 from .command import CommandDriver
 from .protocol import ProtocolDriver
 
-_DRIVERS = {"protocol": ProtocolDriver, "command": CommandDriver}
+_DRIVERS: dict[str, type[ProtocolDriver] | type[CommandDriver]] = {"protocol": ProtocolDriver, "command": CommandDriver}
 
 
 def driver_for(name: str) -> Driver:

@@ -15,7 +15,7 @@ def render(analysis: Analysis, charts: list[Path] | None = None, relative_to: Pa
         lines += [f"## {table.title}", "", "| " + " | ".join(table.headers) + " |",
                   "|" + "---|" * len(table.headers)]
         lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in table.rows]
-        lines += ([f"", f"_{table.note}_"] if table.note else []) + [""]
+        lines += (["", f"_{table.note}_"] if table.note else []) + [""]
     for chart in charts or []:
         target = Path(os.path.relpath(chart, relative_to)) if relative_to else chart
         lines += [f"![{chart.stem}]({target})", ""]

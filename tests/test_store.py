@@ -1,0 +1,70 @@
+"""The store: schema versions, atomic process runs, and a harness killed with -9 that resumes."""
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import FIXTURES
+from versus.drivers.base import ProcessRun
+from versus.errors import StoreError
+from versus.protocol import SampleRecord
+from versus.store import SCHEMA_VERSION, Store
+
+
+def test_schema_is_versioned_and_a_newer_one_is_refused(db):
+    Store(db).close()
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    sqlite3.connect(db).execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    with pytest.raises(StoreError, match="newer than this versus"):
+        Store(db)
+
+
+def test_wal_mode(db):
+    store = Store(db)
+    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_process_run_is_stored_whole_or_not_at_all(db):
+    store = Store(db)
+    session = store.new_session(1, [], {}, {})
+    arm = store.add_arm(session, 0, {"experiment": "e", "experiment_path": "", "case": "c", "runtime": "r",
+                                     "runtime_info": {}, "params": {}, "method": {}})
+    run = ProcessRun("ok", samples=[SampleRecord(1, 1, False)], checks=[("a", "a", True)])
+    store.save_run(arm, 0, run)
+    with pytest.raises(sqlite3.IntegrityError):
+        store.save_run(arm, 0, run)  # the same round twice: rejected, and nothing half-written
+    assert [len(r.samples) for r in store.runs(session)] == [1]
+
+
+def test_kill_9_mid_run_leaves_a_readable_db_and_resume_finishes(db, tmp_path):
+    argv = [sys.executable, "-m", "versus", "run", str(FIXTURES / "claims"), "--db", str(db), "--processes", "6"]
+    harness = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        try:
+            count = sqlite3.connect(db).execute("SELECT COUNT(*) FROM process_runs").fetchone()[0]
+        except sqlite3.Error:
+            continue
+        if count >= 3:
+            break
+    os.kill(harness.pid, signal.SIGKILL)
+    harness.wait()
+    store = Store(db)
+    session = store.session()
+    kept = len(store.runs(session["id"]))
+    assert session["status"] == "running" and 3 <= kept < 12
+    store.close()
+    done = subprocess.run([sys.executable, "-m", "versus", "run", "--resume", "--db", str(db), "--format", "json"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    store = Store(db)
+    assert store.session()["status"] == "complete"
+    runs = store.runs(session["id"])
+    assert len(runs) == 12 and len({(r.arm_id, r.round) for r in runs}) == 12

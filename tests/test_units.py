@@ -1,0 +1,83 @@
+"""Specs, selectors, check expressions, and protocol parsing."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from versus.errors import ExperimentError, UsageError
+from versus.expr import evaluate
+from versus.protocol import ProtocolViolation, parse
+from versus.runtimes.model import Runtime
+from versus.runtimes.spec import parse_spec, version_matches
+from versus.selectors import matches
+
+
+def test_specs_round_trip():
+    for text in ("cpython@3.11", "jython@2.7.4/java@25", "cruby@3.1+yjit", "jruby@9.4.14.0+int/java@17", "pypy"):
+        assert str(parse_spec(text)) == text
+
+
+@pytest.mark.parametrize("bad,hint", [("cpython@@3", "family@version"), ("rust@1", "families are"),
+                                      ("cruby@3.1+turbo", "flags for cruby"), ("cpython@3.11/java@17", "drop")])
+def test_bad_specs_say_how_to_fix(bad, hint):
+    with pytest.raises(UsageError) as error:
+        parse_spec(bad)
+    assert hint in str(error.value)
+
+
+def test_version_prefix_is_by_component():
+    assert version_matches("3.1", "3.1.2") and not version_matches("3.1", "3.11.7")
+    assert version_matches("1", "1.7.27") and not version_matches("1", "10.1.1.0")
+
+
+def runtime(name: str, version: str, flags: tuple[str, ...] = (), jdk: str = "17.0.15") -> Runtime:
+    return Runtime(name, version, Path("/x"), "test", flags, jdk)
+
+
+def test_selectors():
+    assert matches("jruby@1", runtime("jruby", "1.7.27"))
+    assert not matches("jruby@1", runtime("jruby", "10.1.1.0"))
+    assert matches("jython@>=2.5.1", runtime("jython", "2.7.4"))
+    assert not matches("jython@>=2.5.1", runtime("jython", "2.5.0"))
+    assert not matches("jython@>=2.5.1", runtime("jython", "2.5.1", ("pythreading",)))
+    assert matches("jython", runtime("jython", "2.5.1", ("pythreading",)), strict_flags=False)
+    assert matches("jruby/java@25", runtime("jruby", "10.1.1.0", jdk="25.0.3"))
+    assert not matches("jruby/java@25", runtime("jruby", "10.1.1.0", jdk="17.0.15"))
+
+
+def test_expressions():
+    assert evaluate("tasks * rounds * calls", {"tasks": "40", "rounds": 5, "calls": "10000"}) == 2_000_000
+    with pytest.raises(ExperimentError, match="not a parameter"):
+        evaluate("tasks * nope", {"tasks": 1})
+    with pytest.raises(ExperimentError, match="other than arithmetic"):
+        evaluate("__import__('os')", {})
+
+
+HELLO = '@versus {"v":1,"type":"hello","runtime":"x","version":"1","clock":"c"}'
+
+
+def test_parse_keeps_log_lines_and_reads_messages():
+    out = parse("\n".join([HELLO, "hi", '@versus {"type":"sample","case":"a","ns":5,"inner":2,"warmup":true}',
+                           '@versus {"type":"metric","case":"a","name":"size","value":242,"unit":"bytes"}',
+                           '@versus {"type":"end"}']), "a")
+    assert out.ended and out.log == ["hi"] and out.samples[0].warmup and out.metrics == [("size", 242.0, "bytes")]
+
+
+@pytest.mark.parametrize("line,reason", [
+    ('@versus {"type":"sample","case":"a","ns":-1,"inner":1}', "ns ≥ 0"),
+    ('@versus {"type":"sample","case":"a","ns":1.5,"inner":1}', "must be an integer"),
+    ('@versus {"type":"sample","case":"b","ns":1,"inner":1}', "expected 'a'"),
+    ('@versus {"type":"bogus","case":"a"}', "unknown message type"),
+    ('@versus [1]', "not an object"),
+])
+def test_parse_rejects(line, reason):
+    with pytest.raises(ProtocolViolation, match=reason):
+        parse(HELLO + "\n" + line, "a")
+
+
+def test_messages_before_hello_and_after_end_are_violations():
+    with pytest.raises(ProtocolViolation, match="before `hello`"):
+        parse('@versus {"type":"end"}', None)
+    with pytest.raises(ProtocolViolation, match="after `end`"):
+        parse(HELLO + '\n@versus {"type":"end"}\n@versus {"type":"end"}', None)
