@@ -44,3 +44,32 @@ def test_a_failed_run_stores_its_samples_for_diagnosis(db, capsys):
     store = Store(db)
     runs = store.runs(store.session()["id"])
     assert runs and all(r.status == "failed" and len(r.samples) == 4 for r in runs)
+
+
+def test_command_driver_times_whole_commands_and_checks_their_output(tmp_path, db, capsys):
+    folder = tmp_path / "cmd"
+    folder.mkdir()
+    (folder / "experiment.toml").write_text('''
+[experiment]
+name = "cmd"
+driver = "command"
+runtimes = ["cpython@3.11"]
+[method]
+processes = 2
+warmup = 1
+samples = 2
+[params]
+n = 1000
+[[cases]]
+name = "sum"
+command = "{runtime} -c 'print(sum(range({n})))'"
+check = "n * (n - 1) // 2"
+[[cases]]
+name = "fails"
+command = "{runtime} -c 'import sys; sys.exit(4)'"
+''')
+    assert main(["run", str(folder), "--db", str(db), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    good = next(a for a in doc["arms"] if a["case"] == "sum")
+    assert good["processes_ok"] == 2 and good["median"]["value"] > 1000  # a whole process takes > 1 µs
+    assert {f["reason"] for f in doc["failed_runs"]} == {"execution 1: exit code 4: (no stderr)"}

@@ -68,3 +68,27 @@ def test_kill_9_mid_run_leaves_a_readable_db_and_resume_finishes(db, tmp_path):
     assert store.session()["status"] == "complete"
     runs = store.runs(session["id"])
     assert len(runs) == 12 and len({(r.arm_id, r.round) for r in runs}) == 12
+
+
+def test_ctrl_c_stops_cleanly_keeps_finished_runs_and_resume_finishes(db):
+    argv = [sys.executable, "-m", "versus", "run", str(FIXTURES / "claims"), "--db", str(db), "--processes", "6"]
+    harness = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        try:
+            if sqlite3.connect(db).execute("SELECT COUNT(*) FROM process_runs").fetchone()[0] >= 2:
+                break
+        except sqlite3.Error:
+            continue
+    harness.send_signal(signal.SIGINT)
+    _, err = harness.communicate(timeout=30)
+    assert harness.returncode == 130
+    assert "versus run --resume" in err
+    store = Store(db)
+    session = store.session()
+    assert session["status"] == "interrupted" and len(store.runs(session["id"])) >= 2
+    done = subprocess.run([sys.executable, "-m", "versus", "run", "--resume", "--db", str(db)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert len(Store(db).runs(session["id"])) == 12
