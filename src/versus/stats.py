@@ -43,6 +43,7 @@ class Comparison:
     p_differs: float  # evidence that |ratio − 1| > δ
     p_same: float  # evidence (two one-sided tests) that the ratio lies within ±δ
     mde: float  # smallest relative change this data could detect (80% power)
+    df: int = 1  # degrees of freedom of the tests: independent processes − 1
 
 
 def _padded(groups: Groups) -> tuple[np.ndarray, np.ndarray]:
@@ -88,39 +89,105 @@ def _phi(z: float) -> float:
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
-def _p_above(log_value: float, se: float, log_bound: float) -> float:
-    """One-sided p for H0: true log value ≤ bound (normal approximation on the bootstrap SE)."""
+def _p_above(log_value: float, se: float, log_bound: float, df: int) -> float:
+    """One-sided p for H0: the true log value ≤ bound (Student t on the bootstrap SE)."""
     if se <= 0:
         return 0.0 if log_value > log_bound else 1.0
-    return 1.0 - _phi((log_value - log_bound) / se)
+    return 1.0 - t_cdf((log_value - log_bound) / se, df)
+
+
+def _p_below(log_value: float, se: float, log_bound: float, df: int) -> float:
+    """One-sided p for H0: the true log value ≥ bound."""
+    if se <= 0:
+        return 0.0 if log_value < log_bound else 1.0
+    return t_cdf((log_value - log_bound) / se, df)
+
+
+def degrees_of_freedom(a: Estimate, b: Estimate) -> int:
+    """Processes are the independent units; with one process per arm only its samples are left."""
+    processes = min(a.processes, b.processes)
+    return processes - 1 if processes > 1 else max(1, min(a.samples, b.samples) - 1)
 
 
 def compare(a: Estimate, b: Estimate, delta: float = DELTA) -> Comparison:
-    """a relative to b: ratio > 1 means a takes longer (is slower)."""
-    ratios = a.replicates / b.replicates
-    logs = np.log(ratios)
+    """a relative to b: ratio > 1 means a takes longer (is slower).
+
+    The bootstrap SE of a statistic over n units is biased low by √((n−1)/n), and a normal quantile
+    is too narrow for few processes: both are corrected, so that A/A runs keep their nominal rate.
+    """
     point = a.median.value / b.median.value
-    log_point, se = math.log(point), float(np.std(logs, ddof=1)) if len(logs) > 1 else 0.0
+    if min(a.processes, b.processes) < 2 and min(a.samples, b.samples) < 2:
+        # One value on a side says nothing about its spread: no verdict can be drawn.
+        nan = float("nan")
+        return Comparison(Interval(point, nan, nan), nan, 1.0, 1.0, float("inf"), 0)
+    logs = np.log(a.replicates / b.replicates)
+    df = degrees_of_freedom(a, b)
+    units = df + 1
+    log_point = math.log(point)
+    se = float(np.std(logs, ddof=1)) * math.sqrt(units / (units - 1)) if len(logs) > 1 else 0.0
     up, down = math.log(1 + delta), math.log(1 - delta)
-    p_slower = _p_above(log_point, se, up)
-    p_faster = 1.0 - _p_above(log_point, se, down) if se > 0 else (0.0 if log_point < down else 1.0)
-    p_same = max(_p_above(log_point, se, down), 1.0 - _p_above(log_point, se, up) if se > 0 else
-                 (0.0 if log_point < up else 1.0))
-    mde = math.exp(up + (_z(1 - ALPHA / 2) + POWER_Z) * se) - 1
-    return Comparison(_interval(point, ratios), se, min(1.0, 2 * min(p_slower, p_faster)), p_same, mde)
+    p_differs = min(1.0, 2 * min(_p_above(log_point, se, up, df), _p_below(log_point, se, down, df)))
+    p_same = max(_p_above(log_point, se, down, df), _p_below(log_point, se, up, df))
+    half = t_quantile(1 - ALPHA / 2, df) * se
+    mde = math.exp(up + (t_quantile(1 - ALPHA / 2, df) + POWER_Z) * se) - 1
+    interval = Interval(point, math.exp(log_point - half), math.exp(log_point + half))
+    return Comparison(interval, se, p_differs, p_same, mde, df)
 
 
 def bound_pvalues(comparison: Comparison, low: float | None, high: float | None) -> tuple[float, float]:
     """(p that the ratio lies within [low, high], p that it lies outside), for claims."""
-    log_point, se = math.log(comparison.ratio.value), comparison.se_log
+    log_point, se, df = math.log(comparison.ratio.value), comparison.se_log, comparison.df
+    if math.isnan(se):
+        return 1.0, 1.0
     inside, outside = [], []
     if low is not None:
-        inside.append(_p_above(log_point, se, math.log(low)))
-        outside.append(1.0 - _p_above(log_point, se, math.log(low)) if se > 0 else float(log_point >= math.log(low)))
+        inside.append(_p_above(log_point, se, math.log(low), df))
+        outside.append(_p_below(log_point, se, math.log(low), df))
     if high is not None:
-        inside.append(1.0 - _p_above(log_point, se, math.log(high)) if se > 0 else float(log_point >= math.log(high)))
-        outside.append(_p_above(log_point, se, math.log(high)))
+        inside.append(_p_below(log_point, se, math.log(high), df))
+        outside.append(_p_above(log_point, se, math.log(high), df))
     return max(inside), min(1.0, len(outside) * min(outside))
+
+
+def t_cdf(t: float, df: int) -> float:
+    """Student t CDF through the regularized incomplete beta function."""
+    x = df / (df + t * t)
+    tail = 0.5 * _incomplete_beta(df / 2.0, 0.5, x)
+    return 1.0 - tail if t > 0 else tail
+
+
+def t_quantile(probability: float, df: int) -> float:
+    low, high = -1e3, 1e3
+    for _ in range(200):
+        middle = (low + high) / 2
+        low, high = (middle, high) if t_cdf(middle, df) < probability else (low, middle)
+    return (low + high) / 2
+
+
+def _incomplete_beta(a: float, b: float, x: float) -> float:
+    """I_x(a, b) by its continued fraction (modified Lentz), using the symmetry for fast convergence."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    if x > (a + 1) / (a + b + 2):
+        return 1.0 - _incomplete_beta(b, a, 1.0 - x)
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)) / a
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    result = d
+    for m in range(1, 300):
+        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + numerator * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            result *= c * d
+        if abs(c * d - 1.0) < 1e-14:
+            break
+    return front * result
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:
@@ -142,12 +209,3 @@ def verdict(p_differs: float, p_same: float, ratio: float, alpha: float = ALPHA)
     if p_same < alpha:
         return "same"
     return "inconclusive"
-
-
-def _z(probability: float) -> float:
-    """Inverse of the standard normal CDF by bisection (no SciPy needed)."""
-    low, high = -10.0, 10.0
-    for _ in range(80):
-        middle = (low + high) / 2
-        low, high = (middle, high) if _phi(middle) < probability else (low, middle)
-    return (low + high) / 2

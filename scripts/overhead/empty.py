@@ -1,0 +1,3 @@
+import versus_helper as vh
+
+vh.run({"empty": vh.timed(lambda n: 0)})
