@@ -43,6 +43,14 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("session_a", type=int)
     compare.add_argument("session_b", type=int)
     compare.add_argument("--db", type=Path, default=DEFAULT_DB)
+    imports = sub.add_parser("import", help="a JMH, hyperfine or pyperf JSON file as a new session")
+    imports.add_argument("file", type=Path)
+    imports.add_argument("--db", type=Path, default=DEFAULT_DB)
+    export = sub.add_parser("export", help="a stored session as versus JSON or pyperf JSON")
+    export.add_argument("session", nargs="?", type=int)
+    export.add_argument("--db", type=Path, default=DEFAULT_DB)
+    export.add_argument("--to", choices=["versus", "pyperf"], default="versus")
+    export.add_argument("-o", "--output", type=Path, required=True, help="file to write")
     selftest = sub.add_parser("selftest", help="A/A runs: false-positive rate, noise floor, detection of a 3% change")
     selftest.add_argument("--seconds", type=float, default=300.0, help="time budget")
     selftest.add_argument("--db", type=Path, default=None, help="where to keep its runs (default: a temp file)")
@@ -187,6 +195,23 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _import(args: argparse.Namespace) -> int:
+    from .interchange import import_file
+
+    session_id = import_file(Store(args.db), args.file, sys.argv)
+    print(f"versus: imported {args.file} as session {session_id}; see it with: versus report {session_id}",
+          file=sys.stderr)
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from .interchange import export_json, export_pyperf
+
+    store = Store(args.db, create=False)
+    (export_pyperf if args.to == "pyperf" else export_json)(store, args.session, args.output)
+    return 0
+
+
 def _selftest(args: argparse.Namespace) -> int:
     from .selftest import run_selftest
 
@@ -194,4 +219,4 @@ def _selftest(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"list": _list, "runtimes": _runtimes, "run": _run, "report": _report, "compare": _compare,
-             "selftest": _selftest}
+             "import": _import, "export": _export, "selftest": _selftest}
