@@ -13,7 +13,6 @@ from .protocol import SampleRecord
 from .report.document import document
 from .store import Store
 
-
 _SCALE = 1000
 
 
