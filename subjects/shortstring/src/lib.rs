@@ -1,0 +1,17 @@
+//! Neo4j's short-string codecs, bit for bit: format A (1.3 `ShortString`)
+//! and format B (1.9 `LongerShortString`), plus the string statistics and a
+//! minimal property store built on them.
+#![forbid(unsafe_code)]
+
+pub mod error;
+pub mod format_a;
+pub mod format_b;
+pub mod hex;
+pub mod osm;
+pub mod png;
+pub mod source;
+pub mod stats;
+pub mod store;
+pub mod tables;
+
+pub use error::DecodeError;
