@@ -4,9 +4,11 @@ from __future__ import annotations
 from ..errors import ExperimentError
 from .base import FAILED, OK, Driver, ProcessRun
 from .command import CommandDriver
+from .jmh import JmhDriver
 from .protocol import ProtocolDriver
 
-_DRIVERS: dict[str, type[ProtocolDriver] | type[CommandDriver]] = {"protocol": ProtocolDriver, "command": CommandDriver}
+_DRIVERS: dict[str, type[ProtocolDriver] | type[CommandDriver] | type[JmhDriver]] = {
+    "protocol": ProtocolDriver, "command": CommandDriver, "jmh": JmhDriver}
 
 
 def driver_for(name: str) -> Driver:
