@@ -139,10 +139,10 @@ def _claim_result(name: str, claim: experiments.Claim, arms: list[ArmResult]) ->
 
 
 def _paired(top: ArmResult, bottom: ArmResult, claim: experiments.Claim) -> bool:
-    """Different cases compare within one runtime; the same case compares runtimes on the same JDK."""
+    """Different cases of one family compare within one runtime; runtimes compare on the same JDK."""
     if top.params != bottom.params:
         return False
-    if claim.numerator.case != claim.denominator.case:
+    if claim.numerator.case != claim.denominator.case and top.info["family"] == bottom.info["family"]:
         return top.runtime == bottom.runtime
     jdk_a, jdk_b = top.info.get("jdk_version", ""), bottom.info.get("jdk_version", "")
     hosted = {"jython", "jruby"}

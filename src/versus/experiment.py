@@ -28,8 +28,9 @@ class Case:
     name: str
     check: str = ""  # expression for the expected check value; "" = no check expected
     runtimes: tuple[str, ...] = ()  # selectors; empty = every runtime of the experiment
-    command: str = ""  # command driver: the shell-free command line, with {param} fields
+    command: str = ""  # command driver: the command line with {param} fields; jmh driver: the benchmark
     description: str = ""
+    driver: str = ""  # overrides the experiment's driver, so one experiment can mix protocol and jmh arms
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,10 @@ def _method(raw: dict[str, Any], base: Method, where: str) -> Method:
 def _case(raw: dict[str, Any], where: str) -> Case:
     if "name" not in raw:
         raise ExperimentError(f"{where}: a [[cases]] entry has no name", 'add name = "..." to it')
-    return Case(name=str(raw["name"]), check=str(raw.get("check", "")),
+    driver = str(raw.get("driver", ""))
+    if driver and driver not in DRIVERS:
+        raise ExperimentError(f"{where}: case {raw['name']} has unknown driver {driver!r}", f"use one of: {', '.join(DRIVERS)}")
+    return Case(name=str(raw["name"]), check=str(raw.get("check", "")), driver=driver,
                 runtimes=tuple(str(r) for r in raw.get("runtimes", [])), command=str(raw.get("command", "")),
                 description=str(raw.get("description", "")))
 

@@ -23,6 +23,10 @@ class Arm:
         return f"{self.experiment_name}/{self.case.name}/{self.runtime.name}"
 
     @property
+    def driver(self) -> str:
+        return self.case.driver or self.experiment.driver
+
+    @property
     def program(self) -> Path | None:
         return self.experiment.program_for(self.runtime.program_family)
 
@@ -58,7 +62,8 @@ def make_plan(experiments: list[Experiment], runtime_specs: list[str] | None, ca
                 raise UsageError(f"none of the cases {case_names} is in {experiment.name}",
                                  "its cases are: " + ", ".join(c.name for c in experiment.cases))
         for runtime in runtimes:
-            if experiment.driver == "protocol" and experiment.program_for(runtime.program_family) is None:
+            if experiment.program_for(runtime.program_family) is None and \
+                    any((c.driver or experiment.driver) in ("protocol", "jmh") for c in cases):
                 notes.append(f"{experiment.name}: no {runtime.program_family} program for {runtime.name}")
                 continue
             for case in cases:

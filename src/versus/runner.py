@@ -59,7 +59,7 @@ def run_session(store: Store, session_id: int, jobs: list[Job], seed: int, execu
     progress.start(len(order), len(order) - len(todo))
     try:
         for round_, job in todo:
-            driver = drivers.setdefault(job.arm.experiment.driver, driver_for(job.arm.experiment.driver))
+            driver = drivers.setdefault(job.arm.driver, driver_for(job.arm.driver))
             run = _one(driver, job, broken, executor)
             store.save_run(job.arm_id, round_, run)
             if job.inner == 0 and run.status != FAILED and run.inner and job.method.inner == 0:

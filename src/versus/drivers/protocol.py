@@ -26,8 +26,12 @@ class ProtocolDriver:
         if program is None or not program.is_file():
             raise ExperimentError(f"{arm.key}: program {program} does not exist",
                                   f"add it, or remove {arm.runtime.program_family} from [programs]")
-        if arm.runtime.family == "java" and arm.key not in self._classpaths:
+        if arm.key in self._classpaths:
+            return
+        if arm.runtime.family == "java":
             self._classpaths[arm.key] = compile_java(program, arm.runtime.executable.parent / "javac")
+        elif arm.runtime.family == "rust":
+            self._classpaths[arm.key] = build_rust(program, arm.runtime.executable)
 
     def command(self, arm: Arm, method: Method, inner: int) -> tuple[list[str], dict[str, str]]:
         assert arm.program is not None
@@ -53,6 +57,22 @@ class ProtocolDriver:
         run.reason = failure_of(completed, method) or validate(output, arm, method) or check_reason
         run.status = FAILED if run.reason else OK
         return finish(run, completed)
+
+
+def build_rust(manifest: Path, cargo: Path) -> Path:
+    """`cargo build --release` of the program's Cargo project (its Cargo.toml) into the cache."""
+    import tomllib
+
+    if manifest.name != "Cargo.toml":
+        raise ExperimentError(f"a rust program is a Cargo.toml, not {manifest.name}", "set [programs] rust = \"…/Cargo.toml\"")
+    name = tomllib.loads(manifest.read_text())["package"]["name"]
+    target = cache_dir() / "cargo-target" / hashlib.sha256(str(manifest.resolve()).encode()).hexdigest()[:16]
+    done = subprocess.run([str(cargo), "build", "--release", "--quiet", "--manifest-path", str(manifest),
+                           "--target-dir", str(target)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise VersusError(f"cargo build failed for {manifest}:\n{done.stderr.strip()[-2000:]}",
+                          "fix the build error above")
+    return target / "release" / name
 
 
 def compile_java(program: Path, javac: Path) -> Path:

@@ -115,8 +115,16 @@ def find_go() -> list[Runtime]:
     return [Runtime("go", match.group(1), Path(str(exe)), "PATH")] if match else []
 
 
+@functools.cache
+def find_rust() -> list[Runtime]:
+    cargo = shutil.which("cargo")
+    out = _run([cargo, "--version"]) if cargo else None
+    match = re.search(r"cargo (\d+\.\d+\.\d+)", out or "")
+    return [Runtime("rust", match.group(1), Path(str(cargo)), "PATH")] if match else []
+
+
 def find_all() -> list[Runtime]:
-    return [*find_pythons(), *find_rubies(), *find_jdks(), *find_go()]
+    return [*find_pythons(), *find_rubies(), *find_jdks(), *find_go(), *find_rust()]
 
 
 @functools.cache

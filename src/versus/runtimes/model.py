@@ -73,4 +73,6 @@ class Runtime:
             return [exe, *mode, "-cp", str(classpath), program.stem], {}
         if self.family == "go":
             return [exe, "run", str(program)], {}
+        if self.family == "rust":  # `classpath` is the binary the driver built from the Cargo project
+            return [str(classpath)], {}
         raise ValueError(f"no launcher for {self.family}")

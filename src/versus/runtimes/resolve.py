@@ -103,5 +103,6 @@ def _install_hint(family: str) -> str:
         "cruby": "install it with: apt-get install -y ruby",
         "cpython": "install it with pyenv, or apt-get install -y python3",
         "go": "install it with: apt-get install -y golang",
+        "rust": "install it with: apt-get install -y cargo",
         "java": "install a JDK under /usr/lib/jvm, e.g. apt-get install -y openjdk-17-jdk-headless",
     }.get(family, "see `versus runtimes`")

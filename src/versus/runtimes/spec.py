@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..errors import UsageError
 
-FAMILIES = ("cpython", "pypy", "jython", "cruby", "jruby", "java", "go")
+FAMILIES = ("cpython", "pypy", "jython", "cruby", "jruby", "java", "go", "rust")
 JVM_HOSTED = ("jython", "jruby")
 
 # Flags each family understands, with what they mean (shown by `versus runtimes`).
