@@ -1,0 +1,37 @@
+"""The synchronization experiment end to end, tiny: every program on the oldest and newest runtime of
+its family, through the harness, with every check verified. An integration test that is itself a
+tiny benchmark."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from versus.cli import main
+
+RUNTIMES = "cpython@2.7,cpython@3.13,pypy@3.9,jython@2.5.0,jython@2.7.4,cruby@3.1,jruby@1.0,java@17"
+SMALL = ["--param", "tasks=3", "--param", "calls=500", "--param", "warmup_calls=500"]
+
+
+@pytest.mark.slow
+def test_every_program_runs_and_checks_on_old_and_new_runtimes(db, capsys):
+    code = main(["run", "synchronization", "--runtimes", RUNTIMES, "--processes", "1", "--warmup", "1",
+                 "--samples", "1", "--db", str(db), "--format", "json", *SMALL])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    doc = json.loads(captured.out)
+    assert doc["failed_runs"] == []
+    measured = {(a["case"], a["runtime"].split("/")[0]) for a in doc["arms"] if a["processes_ok"] == 1}
+    runtimes = {a["runtime"].split("/")[0] for a in doc["arms"]}
+    if "pypy@3.9.16" not in runtimes:
+        pytest.fail("pypy3 is missing: make setup installs it (apt-get install pypy3)")
+    for runtime in runtimes:
+        cases = {c for c, r in measured if r == runtime}
+        expected = {"adder", "counting_adder", "synchronized_counting_adder"}
+        if not runtime.startswith("cruby"):
+            expected.add("atomic_counting_adder")
+        if runtime.startswith("java"):
+            expected.add("lock_counting_adder")
+        assert cases == expected, runtime
+    lost = [a["metrics"]["lost_updates"] for a in doc["arms"] if a["case"] == "counting_adder"]
+    assert lost and all(m["unit"] == "count" and m["median"]["value"] >= 0 for m in lost)
