@@ -48,3 +48,63 @@ def test_report_and_compare_read_stored_sessions(db, capsys, tmp_path):
     assert main(["compare", "1", "2", "--db", str(db)]) == 0
     table = capsys.readouterr().out
     assert "claims/fast/cpython@3.11" in table and "ratio B ÷ A" in table
+
+
+def test_swept_parameters_make_one_arm_each_and_metric_claims_are_judged(tmp_path, db, capsys):
+    folder = tmp_path / "sweep"
+    folder.mkdir()
+    (folder / "experiment.toml").write_text('''
+[experiment]
+name = "sweep"
+runtimes = ["cpython@3.11"]
+[method]
+processes = 3
+warmup = 0
+samples = 3
+inner = 10
+[params]
+size = ["10", "40"]
+[programs]
+python3 = "size.py"
+[[cases]]
+name = "store"
+check = "size"
+[[claims]]
+id = "ratio-of-bytes"
+statement = "size 40 stores 4x the bytes of size 10"
+source = "arithmetic"
+metric = "bytes"
+numerator = { case = "store", runtime = "cpython", params = { size = "40" } }
+denominator = { case = "store", runtime = "cpython", params = { size = "10" } }
+min = 3.9
+max = 4.1
+[[claims]]
+id = "fraction-short"
+statement = "at least 65% fit"
+source = "arithmetic"
+metric = "fraction"
+numerator = { case = "store", runtime = "cpython" }
+min = 0.65
+''')
+    (folder / "size.py").write_text('''
+import json, os
+size = int(os.environ["VERSUS_PARAM_SIZE"])
+say = lambda **m: print("@versus " + json.dumps(m))
+say(v=1, type="hello", runtime="cpython", version="3", clock="none")
+for i in range(int(os.environ["VERSUS_SAMPLES"])):
+    say(type="sample", case="store", ns=1000 + i, inner=10, warmup=False)
+    say(type="check", case="store", value=str(size))
+    say(type="metric", case="store", name="bytes", value=size * 100, unit="bytes")
+    say(type="metric", case="store", name="fraction", value=0.5 if size == 10 else 0.8, unit="ratio")
+say(type="end")
+''')
+    assert main(["run", str(folder), "--db", str(db), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert sorted(a["key"] for a in doc["arms"]) == ["sweep/store[size=10]/cpython@3.11.7",
+                                                    "sweep/store[size=40]/cpython@3.11.7"]
+    claims = {c["id"]: c for c in doc["claims"]}
+    ratio = claims["ratio-of-bytes"]["instances"]
+    assert len(ratio) == 1 and ratio[0]["ratio"]["value"] == 4.0 and ratio[0]["verdict"] == "holds"
+    fractions = {i["numerator"].split("/")[1]: i["verdict"] for i in claims["fraction-short"]["instances"]}
+    assert fractions == {"store[size=10]": "does not hold", "store[size=40]": "holds"}
+    assert claims["fraction-short"]["verdict"] == "does not hold"

@@ -28,6 +28,12 @@ class ArmResult:
     estimate: stats.Estimate | None  # of ns per iteration
     metrics: dict[str, tuple[stats.Estimate, str]] = field(default_factory=dict)
     warmup_curve: list[float] = field(default_factory=list)  # median ns/iteration per sample index
+    variant: str = ""
+
+    @property
+    def label(self) -> str:
+        """The case with its swept parameters: `read[dataset=monaco]`."""
+        return f"{self.case}[{self.variant}]" if self.variant else self.case
 
     def as_runtime(self) -> Runtime:
         info = self.info
@@ -49,7 +55,7 @@ class ComparisonResult:
 @dataclass
 class ClaimInstance:
     numerator: ArmResult
-    denominator: ArmResult
+    denominator: ArmResult | None  # None: an absolute bound on a metric
     comparison: stats.Comparison
     verdict: str = "inconclusive"
 
@@ -87,7 +93,8 @@ def _arm_results(store: Store, session_id: int, rng: np.random.Generator) -> tup
         runs_by_arm.setdefault(run.arm_id, []).append(run)
     results, failed = [], []
     for row in store.arms(session_id):
-        key = f"{row['experiment']}/{row['case']}/{row['runtime']}"
+        label = f"{row['case']}[{row['variant']}]" if row["variant"] else row["case"]
+        key = f"{row['experiment']}/{label}/{row['runtime']}"
         runs = runs_by_arm.get(row["id"], [])
         good = [r for r in runs if r.status == "ok"]
         failed += [FailedRun(key, r.round, r.reason, r.log_tail) for r in runs if r.status != "ok"]
@@ -106,7 +113,8 @@ def _arm_results(store: Store, session_id: int, rng: np.random.Generator) -> tup
                 values = [ns / inner for r in good for i, ns, inner, _ in r.samples if i == index]
                 curve.append(float(np.median(values)))
         results.append(ArmResult(row["id"], key, row["experiment"], row["case"], row["runtime"], row["runtime_info"],
-                                 row["params"], len(good), len(runs) - len(good), estimate, metrics, curve))
+                                 row["params"], len(good), len(runs) - len(good), estimate, metrics, curve,
+                                 row["variant"]))
     return results, failed
 
 
@@ -121,28 +129,46 @@ def _baseline(arms: list[ArmResult], selector: str) -> ArmResult | None:
     return measured[0] if measured else None
 
 
-def _claim_result(name: str, claim: experiments.Claim, arms: list[ArmResult]) -> ClaimResult:
-    def side(case: str, selector: str) -> list[ArmResult]:
-        return [a for a in arms if a.case == case and a.estimate is not None and selectors.matches(selector, a.as_runtime())]
+def _measure(arm: ArmResult, metric: str) -> stats.Estimate | None:
+    """What a claim compares: the arm's time, or one of its metrics."""
+    if not metric:
+        return arm.estimate
+    found = arm.metrics.get(metric)
+    return found[0] if found else None
 
-    tops, bottoms = side(claim.numerator.case, claim.numerator.runtime), side(claim.denominator.case, claim.denominator.runtime)
+
+def _claim_result(name: str, claim: experiments.Claim, arms: list[ArmResult]) -> ClaimResult:
+    def side(side: experiments.Side) -> list[ArmResult]:
+        return [a for a in arms if a.case == side.case and _measure(a, claim.metric) is not None
+                and all(a.params.get(k) == v for k, v in side.params)
+                and selectors.matches(side.runtime, a.as_runtime())]
+
     instances = []
-    for top in tops:
-        for bottom in bottoms:
-            if top.id == bottom.id or not _paired(top, bottom, claim):
+    for top in side(claim.numerator):
+        top_value = _measure(top, claim.metric)
+        assert top_value is not None
+        if claim.denominator is None:
+            instances.append(ClaimInstance(top, None, stats.compare(top_value, stats.constant(1.0, top_value))))
+            continue
+        for bottom in side(claim.denominator):
+            bottom_value = _measure(bottom, claim.metric)
+            if bottom_value is None or top.id == bottom.id or not _paired(top, bottom, claim):
                 continue
-            assert top.estimate and bottom.estimate
-            instances.append(ClaimInstance(top, bottom, stats.compare(top.estimate, bottom.estimate)))
-    note = "" if instances else (f"no measured arms for {claim.numerator.runtime} on {claim.numerator.case} and "
-                                 f"{claim.denominator.runtime} on {claim.denominator.case}")
+            instances.append(ClaimInstance(top, bottom, stats.compare(top_value, bottom_value)))
+    what = f"metric {claim.metric}" if claim.metric else "time"
+    wanted = f"{claim.numerator.runtime} on {claim.numerator.case}" + (
+        f" and {claim.denominator.runtime} on {claim.denominator.case}" if claim.denominator else "")
+    note = "" if instances else f"no measured {what} for {wanted}"
     return ClaimResult(name, claim, instances, "not measured" if not instances else "inconclusive", note)
 
 
 def _paired(top: ArmResult, bottom: ArmResult, claim: experiments.Claim) -> bool:
-    """Different cases of one family compare within one runtime; runtimes compare on the same JDK."""
-    if top.params != bottom.params:
+    """Equal parameters but those a side pins; different cases of one family compare within one runtime;
+    JVM-hosted runtimes compare on the same JDK."""
+    pinned = {k for k, _ in claim.numerator.params} | {k for k, _ in (claim.denominator.params if claim.denominator else ())}
+    if {k: v for k, v in top.params.items() if k not in pinned} != {k: v for k, v in bottom.params.items() if k not in pinned}:
         return False
-    if claim.numerator.case != claim.denominator.case and top.info["family"] == bottom.info["family"]:
+    if top.case != bottom.case and top.info["family"] == bottom.info["family"]:
         return top.runtime == bottom.runtime
     jdk_a, jdk_b = top.info.get("jdk_version", ""), bottom.info.get("jdk_version", "")
     hosted = {"jython", "jruby"}
@@ -160,8 +186,8 @@ def analyze(store: Store, session_id: int | None = None, delta: float = stats.DE
     for name in dict.fromkeys(a.experiment for a in arms):
         mine = [a for a in arms if a.experiment == name]
         loaded = _load_experiment(mine)
-        for case in dict.fromkeys(a.case for a in mine):
-            in_case = [a for a in mine if a.case == case]
+        for case in dict.fromkeys(a.label for a in mine):
+            in_case = [a for a in mine if a.label == case]
             base = _baseline(in_case, loaded.baseline if loaded else "")
             for arm in in_case:
                 if base is not None and arm is not base and arm.estimate is not None and base.estimate is not None:

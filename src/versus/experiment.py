@@ -37,6 +37,7 @@ class Case:
 class Side:
     case: str
     runtime: str  # a runtime selector, see selectors.py
+    params: tuple[tuple[str, str], ...] = ()  # pins swept parameters: { size = "40" }
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ class Claim:
     source: str
     quote: str
     numerator: Side  # the ratio is numerator time / denominator time
-    denominator: Side
+    denominator: Side | None  # None: an absolute bound on the numerator's metric
     min: float | None = None
     max: float | None = None
     metric: str = ""  # compare a metric instead of time
@@ -63,7 +64,7 @@ class Experiment:
     claims: list[Claim]
     runtimes: list[str]
     jdks: list[str]
-    params: dict[str, str]
+    params: dict[str, str | list[str]]  # a list sweeps: one arm per value
     method: Method
     quick: Method
     quick_params: dict[str, str]
@@ -122,7 +123,8 @@ def load(folder: Path) -> Experiment:
         name=str(top.get("name", folder.name)), path=folder, title=str(top.get("title", "")), driver=driver,
         programs={str(k): str(v) for k, v in raw.get("programs", {}).items()}, cases=cases, claims=claims,
         runtimes=runtimes, jdks=[str(j) for j in top.get("jdks", ["17"])],
-        params={k.lower(): str(v) for k, v in raw.get("params", {}).items()},
+        params={k.lower(): [str(x) for x in v] if isinstance(v, list) else str(v)
+                for k, v in raw.get("params", {}).items()},
         method=method, quick=_method(quick_raw, method, where + " [quick]"), quick_params=quick_params,
         quick_runtimes=quick_runtimes, baseline=str(top.get("baseline", runtimes[0] if runtimes else "")), raw=raw)
 
@@ -163,18 +165,23 @@ def _side(raw: Any, where: str, cases: set[str]) -> Side:
                               'write numerator = { case = "adder", runtime = "jython@2.5.0" }')
     if raw["case"] not in cases:
         raise ExperimentError(f"{where}: claim names unknown case {raw['case']!r}", f"cases: {sorted(cases)}")
-    return Side(str(raw["case"]), str(raw["runtime"]))
+    params = raw.get("params", {})
+    if not isinstance(params, dict):
+        raise ExperimentError(f"{where}: a claim side's params must be a table", 'write params = { dataset = "monaco" }')
+    return Side(str(raw["case"]), str(raw["runtime"]), tuple(sorted((k.lower(), str(v)) for k, v in params.items())))
 
 
 def _claim(raw: dict[str, Any], where: str, cases: set[str]) -> Claim:
-    for key in ("id", "statement", "source", "numerator", "denominator"):
+    needed = ("id", "statement", "source", "numerator") + (() if raw.get("metric") else ("denominator",))
+    for key in needed:
         if key not in raw:
             raise ExperimentError(f"{where}: claim {raw.get('id', '?')} lacks {key}",
-                                  "a claim needs id, statement, source, numerator, denominator and min and/or max")
+                                  "a claim needs id, statement, source, numerator, denominator (optional for a "
+                                  "metric claim) and min and/or max")
     if "min" not in raw and "max" not in raw:
         raise ExperimentError(f"{where}: claim {raw['id']} has neither min nor max", "give the expected ratio bounds")
     return Claim(id=str(raw["id"]), statement=str(raw["statement"]), source=str(raw["source"]),
                  quote=str(raw.get("quote", "")), numerator=_side(raw["numerator"], where, cases),
-                 denominator=_side(raw["denominator"], where, cases),
+                 denominator=_side(raw["denominator"], where, cases) if "denominator" in raw else None,
                  min=float(raw["min"]) if "min" in raw else None, max=float(raw["max"]) if "max" in raw else None,
                  metric=str(raw.get("metric", "")))

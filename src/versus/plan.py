@@ -17,10 +17,15 @@ class Arm:
     case: Case
     runtime: Runtime
     params: tuple[tuple[str, str], ...]
+    variant: str = ""  # the swept parameters' values, e.g. "dataset=monaco"
+
+    @property
+    def label(self) -> str:
+        return f"{self.case.name}[{self.variant}]" if self.variant else self.case.name
 
     @property
     def key(self) -> str:
-        return f"{self.experiment_name}/{self.case.name}/{self.runtime.name}"
+        return f"{self.experiment_name}/{self.label}/{self.runtime.name}"
 
     @property
     def driver(self) -> str:
@@ -48,7 +53,7 @@ def make_plan(experiments: list[Experiment], runtime_specs: list[str] | None, ca
         method = experiment.quick if quick else experiment.method
         method = Method(**{**method.__dict__, **{k: v for k, v in overrides.items() if v is not None}})
         methods[experiment.name] = method
-        params = dict(experiment.params)
+        params: dict[str, str | list[str]] = dict(experiment.params)
         if quick:
             params.update(experiment.quick_params)
         params.update(param_overrides or {})
@@ -69,11 +74,22 @@ def make_plan(experiments: list[Experiment], runtime_specs: list[str] | None, ca
             for case in cases:
                 if case.runtimes and not any(selectors.matches(s, runtime, strict_flags=False) for s in case.runtimes):
                     continue
-                arms.append(Arm(experiment, experiment.name, case, runtime, tuple(sorted(params.items()))))
+                for variant, values in sweep(params):
+                    arms.append(Arm(experiment, experiment.name, case, runtime, values, variant))
     if not arms:
         raise UsageError("the plan has no arms: " + ("; ".join(notes) or "nothing selected"),
                          "check --runtimes and --cases against `versus list` and `versus runtimes`")
     return Plan(arms, methods, notes)
+
+
+def sweep(params: dict[str, str | list[str]]) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    """Every combination of the list-valued parameters, each with its label."""
+    combos: list[dict[str, str]] = [{}]
+    for key, value in params.items():
+        options = value if isinstance(value, list) else [value]
+        combos = [{**combo, key: option} for combo in combos for option in options]
+    swept = [k for k, v in params.items() if isinstance(v, list)]
+    return [(",".join(f"{k}={c[k]}" for k in swept), tuple(sorted(c.items()))) for c in combos]
 
 
 def _runtimes(specs: list[str], experiment: Experiment, notes: list[str], fetch: bool) -> list[Runtime]:

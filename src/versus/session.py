@@ -28,7 +28,7 @@ def _arm_row(plan: Plan, index: int) -> dict[str, Any]:
             "jar": str(runtime.jar or ""), "impl": runtime.details.get("impl", ""),
             "experiment_path": str(arm.experiment.path)}
     return {"experiment": arm.experiment_name, "experiment_path": str(arm.experiment.path), "case": arm.case.name,
-            "runtime": runtime.name, "runtime_info": info, "params": dict(arm.params),
+            "runtime": runtime.name, "runtime_info": info, "params": dict(arm.params), "variant": arm.variant,
             "method": asdict(plan.methods[arm.experiment_name])}
 
 
@@ -50,7 +50,8 @@ def resume(store: Store, session_id: int | None, executor: Executor, progress: P
         raise UsageError(f"session {session['id']} is already complete", "start a new one with `versus run`")
     plan = plan_from_options(session["options"])
     stored = store.arms(session["id"])
-    if [a.runtime.name + a.case.name for a in plan.arms] != [a["runtime"] + a["case"] for a in stored]:
+    if [(a.runtime.name, a.case.name, a.variant) for a in plan.arms] != \
+            [(a["runtime"], a["case"], a["variant"]) for a in stored]:
         raise UsageError(f"session {session['id']} cannot be resumed: the runtimes found here differ from its plan",
                          "start a new session with `versus run`")
     jobs = [Job(arm, row["id"], plan.methods[arm.experiment_name], row["inner"]) for arm, row in zip(plan.arms, stored)]

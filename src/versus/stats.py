@@ -85,6 +85,12 @@ def estimate(groups: Groups, rng: np.random.Generator, replicates: int = BOOTSTR
         processes=len(groups), samples=int(pooled.size), replicates=medians)
 
 
+def constant(value: float, like: Estimate) -> Estimate:
+    """A known value as an estimate without spread: the denominator of an absolute bound."""
+    exact = Interval(value, value, value)
+    return Estimate(exact, exact, exact, like.processes, like.samples, np.full(like.replicates.shape, value))
+
+
 def _phi(z: float) -> float:
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
@@ -116,7 +122,7 @@ def compare(a: Estimate, b: Estimate, delta: float = DELTA) -> Comparison:
     is too narrow for few processes: both are corrected, so that A/A runs keep their nominal rate.
     """
     point = a.median.value / b.median.value
-    if min(a.processes, b.processes) < 2 and min(a.samples, b.samples) < 2:
+    if a.processes < 2 and a.samples < 2 or b.processes < 2 and b.samples < 2:
         # One value on a side says nothing about its spread: no verdict can be drawn.
         nan = float("nan")
         return Comparison(Interval(point, nan, nan), nan, 1.0, 1.0, float("inf"), 0)

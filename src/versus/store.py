@@ -40,6 +40,8 @@ MIGRATIONS: list[str] = [
     CREATE INDEX metrics_by_run ON metrics(process_run_id);
     CREATE INDEX runs_by_arm ON process_runs(arm_id);
     """,
+    # 2: parameter sweeps; an arm's variant names its swept parameter values.
+    "ALTER TABLE arms ADD COLUMN variant TEXT NOT NULL DEFAULT '';",
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -96,9 +98,10 @@ class Store:
     def add_arm(self, session_id: int, position: int, row: dict[str, Any]) -> int:
         cursor = self.db.execute(
             "INSERT INTO arms (session_id, position, experiment, experiment_path, case_name, runtime, runtime_info,"
-            " params, method) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " params, method, variant) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (session_id, position, row["experiment"], row["experiment_path"], row["case"], row["runtime"],
-             json.dumps(row["runtime_info"]), json.dumps(row["params"]), json.dumps(row["method"])))
+             json.dumps(row["runtime_info"]), json.dumps(row["params"]), json.dumps(row["method"]),
+             row.get("variant", "")))
         return int(cursor.lastrowid or 0)
 
     def set_inner(self, arm_id: int, inner: int) -> None:
@@ -126,10 +129,10 @@ class Store:
 
     def arms(self, session_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute(
-            "SELECT id, position, experiment, experiment_path, case_name, runtime, runtime_info, params, method, inner"
-            " FROM arms WHERE session_id = ? ORDER BY position", (session_id,)).fetchall()
+            "SELECT id, position, experiment, experiment_path, case_name, runtime, runtime_info, params, method, inner,"
+            " variant FROM arms WHERE session_id = ? ORDER BY position", (session_id,)).fetchall()
         keys = ("id", "position", "experiment", "experiment_path", "case", "runtime", "runtime_info", "params",
-                "method", "inner")
+                "method", "inner", "variant")
         arms = [dict(zip(keys, r)) for r in rows]
         for arm in arms:
             for key in ("runtime_info", "params", "method"):

@@ -18,8 +18,8 @@ def draw(analysis: Analysis, folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for experiment in dict.fromkeys(a.experiment for a in analysis.arms):
-        for case in dict.fromkeys(a.case for a in analysis.arms if a.experiment == experiment):
-            arms = [a for a in analysis.arms if a.experiment == experiment and a.case == case and a.estimate]
+        for case in dict.fromkeys(a.label for a in analysis.arms if a.experiment == experiment):
+            arms = [a for a in analysis.arms if a.experiment == experiment and a.label == case and a.estimate]
             if not arms:
                 continue
             arms.sort(key=lambda a: a.estimate.median.value if a.estimate else 0.0)

@@ -15,7 +15,8 @@ def _interval(interval: Interval) -> dict[str, float]:
 
 
 def _arm(arm: ArmResult) -> dict[str, Any]:
-    out: dict[str, Any] = {"key": arm.key, "experiment": arm.experiment, "case": arm.case, "runtime": arm.runtime,
+    out: dict[str, Any] = {"key": arm.key, "experiment": arm.experiment, "case": arm.case, "variant": arm.variant,
+                           "runtime": arm.runtime,
                            "runtime_info": arm.info, "params": arm.params, "processes_ok": arm.ok_runs,
                            "processes_failed": arm.failed_runs, "unit": "ns per iteration"}
     if arm.estimate:
@@ -41,7 +42,9 @@ def document(analysis: Analysis) -> dict[str, Any]:
         "claims": [{"id": c.claim.id, "experiment": c.experiment, "statement": c.claim.statement,
                     "source": c.claim.source, "quote": c.claim.quote,
                     "expected": {"min": c.claim.min, "max": c.claim.max}, "verdict": c.verdict, "note": c.note,
-                    "instances": [{"numerator": i.numerator.key, "denominator": i.denominator.key,
+                    "metric": c.claim.metric or None,
+                    "instances": [{"numerator": i.numerator.key,
+                                   "denominator": i.denominator.key if i.denominator else None,
                                    "ratio": _interval(i.comparison.ratio), "verdict": i.verdict}
                                   for i in c.instances]} for c in analysis.claims],
         "failed_runs": [{"arm": f.arm_key, "round": f.round, "reason": f.reason, "log_tail": f.log_tail}

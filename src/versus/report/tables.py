@@ -19,11 +19,11 @@ def case_tables(analysis: Analysis) -> list[Table]:
     by_arm: dict[int, ComparisonResult] = {c.arm.id: c for c in analysis.comparisons}
     tables = []
     for experiment in dict.fromkeys(a.experiment for a in analysis.arms):
-        for case in dict.fromkeys(a.case for a in analysis.arms if a.experiment == experiment):
-            arms = [a for a in analysis.arms if a.experiment == experiment and a.case == case]
+        for case in dict.fromkeys(a.label for a in analysis.arms if a.experiment == experiment):
+            arms = [a for a in analysis.arms if a.experiment == experiment and a.label == case]
             arms.sort(key=lambda a: a.estimate.median.value if a.estimate else float("inf"))
             baseline = next((c.baseline.runtime for c in analysis.comparisons
-                             if c.experiment == experiment and c.case == case), "")
+                             if c.experiment == experiment and c.case == case), "")  # c.case is the label
             table = Table(f"{experiment} · {case}",
                           ["runtime", "median per iteration [95% CI]", "min", "mean", "processes",
                            f"time vs {baseline or 'baseline'} [95% CI]", "verdict"])
@@ -53,7 +53,7 @@ def metric_table(analysis: Analysis) -> Table | None:
     for arm in analysis.arms:
         for name, (estimate, unit) in arm.metrics.items():
             median = estimate.median
-            table.rows.append([f"{arm.experiment} · {arm.case}", arm.runtime, name,
+            table.rows.append([f"{arm.experiment} · {arm.label}", arm.runtime, name,
                                f"{units.number(median.value, unit)} [{median.low:.4g}, {median.high:.4g}]"])
     return table if table.rows else None
 
@@ -68,8 +68,13 @@ def claim_table(analysis: Analysis) -> Table | None:
         for index, instance in enumerate(claim.instances):
             head = [claim.claim.id, f"{claim.verdict} ({held}/{len(claim.instances)} hold)", expected] \
                 if index == 0 else ["", "", ""]
-            table.rows.append(head + [f"{units.ratio(instance.comparison.ratio)} {instance.verdict}",
-                                      f"{_short(instance.numerator.key)} ÷ {_short(instance.denominator.key)}"])
+            if instance.denominator is None:
+                what = f"{claim.claim.metric} of {_short(instance.numerator.key)}"
+                measured = f"{units.ratio(instance.comparison.ratio).replace('×', '')} {instance.verdict}"
+            else:
+                what = f"{_short(instance.numerator.key)} ÷ {_short(instance.denominator.key)}"
+                measured = f"{units.ratio(instance.comparison.ratio)} {instance.verdict}"
+            table.rows.append(head + [measured, what])
     table.note = "ratio = time of the first arm ÷ time of the second; verdicts Holm-corrected across the session"
     return table if analysis.claims else None
 
