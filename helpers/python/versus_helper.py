@@ -66,11 +66,31 @@ elif RUNTIME == "jython":
     CLOCK = "System.nanoTime"
     now_ns = _System.nanoTime
 else:
-    CLOCK = "time.time"
-    _time = time.time
+    # Python 2 on CPython or PyPy has no monotonic clock in its stdlib; clock_gettime through
+    # ctypes gives the same clock perf_counter uses on Linux, instead of time.time's wall clock.
+    try:
+        import ctypes as _ctypes
 
-    def now_ns():
-        return int(_time() * 1e9)
+        class _Timespec(_ctypes.Structure):
+            _fields_ = [("tv_sec", _ctypes.c_long), ("tv_nsec", _ctypes.c_long)]
+
+        _libc = _ctypes.CDLL("librt.so.1", use_errno=True)
+        _clock_gettime = _libc.clock_gettime
+        _stamp = _Timespec()
+        _stamp_ref = _ctypes.byref(_stamp)
+        if _clock_gettime(1, _stamp_ref) != 0:  # 1 = CLOCK_MONOTONIC
+            raise OSError("clock_gettime failed")
+        CLOCK = "clock_gettime(CLOCK_MONOTONIC) via ctypes"
+
+        def now_ns():
+            _clock_gettime(1, _stamp_ref)
+            return _stamp.tv_sec * 1000000000 + _stamp.tv_nsec
+    except (ImportError, OSError, AttributeError):
+        CLOCK = "time.time"
+        _time = time.time
+
+        def now_ns():
+            return int(_time() * 1e9)
 
 # --------------------------------------------------------------------------
 # a tiny JSON writer: strings, ints, floats, bools, None, lists, ordered pairs
