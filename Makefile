@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+EXPERIMENTS := $(notdir $(patsubst %/experiment.toml,%,$(wildcard experiments/*/experiment.toml)))
 
-.PHONY: setup system-packages test lint run quick selftest clean
+.PHONY: setup system-packages subjects test test-harness test-subjects lint run quick selftest clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,27 +13,37 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP) system-packages
-
 # Runtimes and tools from Debian: installed when root, else the one line to install them is printed.
 system-packages:
 	@./scripts/system-packages.sh
+
+# The systems the experiments measure, and the data they read.
+subjects: system-packages
+	$(MAKE) -C subjects/shortstring build data
+
+setup: $(STAMP) system-packages subjects
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy
 
-test: setup lint
+test: setup lint test-harness test-subjects
+
+test-harness: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+test-subjects:
+	$(MAKE) -C subjects/shortstring test
+
+# The lab: every experiment, on every runtime found or fetchable, in one session.
 run: setup
-	$(BIN)/versus run synchronization
+	$(BIN)/versus run $(EXPERIMENTS)
 
 quick: setup
-	$(BIN)/versus run synchronization --quick
+	$(BIN)/versus run $(EXPERIMENTS) --quick
 
 selftest: setup
-	$(BIN)/versus selftest --seconds 300
+	$(BIN)/versus selftest --seconds 600
 
 clean:
 	rm -rf $(VENV) versus-results
