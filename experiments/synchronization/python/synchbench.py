@@ -1,11 +1,12 @@
-# The 2009 Jython synchronization benchmark (Tobias Ivarsson), for Jython 2.5.0 .. 2.7.4 and CPython 2.7.
-# Python 2.5 syntax.  One sample = the original's measured phase for one function: a pool of THREADS
+# The 2009 Jython synchronization benchmark (Tobias Ivarsson), for Jython 2.5.0 .. 2.7.4, CPython 2.7
+# and 3.x, and PyPy: one file in Python 2.5 syntax that Python 3 also reads.  One sample = the original's measured phase for one function: a pool of THREADS
 # threads runs TASKS tasks; a task times ROUNDS rounds of CALLS calls of f(5, 10) and keeps its fastest
 # round; the sample is the sum of the TASKS minima for TASKS x CALLS calls.
 from __future__ import with_statement
 
 import sys
 import threading
+import traceback
 
 import versus_helper as vh
 
@@ -13,7 +14,14 @@ JYTHON = sys.platform.startswith("java")
 if JYTHON:
     from java.util.concurrent.atomic import AtomicInteger
 else:
+    # No AtomicInteger here: next() on an itertools.count() is the closest equivalent (one C-level
+    # call that is atomic under the GIL).
     import itertools
+
+try:
+    xrange
+except NameError:  # Python 3
+    xrange = range
 
 THREADS = int(vh.param("threads", "3"))
 TASKS = int(vh.param("tasks", "40"))
@@ -89,7 +97,7 @@ def task(f):
 
 def run_pool(f):
     """THREADS threads take task indexes from a shared list under a lock; returns the task results."""
-    pending = range(TASKS)
+    pending = list(range(TASKS))
     results = [None] * TASKS
     errors = []
     take = threading.Lock()
@@ -106,7 +114,8 @@ def run_pool(f):
             try:
                 results[index] = task(f)
             except:
-                errors.append(sys.exc_info())
+                # The worker's traceback as text: `raise kind, value, trace` is not Python 3.
+                errors.append("".join(traceback.format_exception(*sys.exc_info())))
                 return
 
     threads = [threading.Thread(target=worker) for _ in range(THREADS)]
@@ -115,8 +124,7 @@ def run_pool(f):
     for thread in threads:
         thread.join()
     if errors:
-        kind, value, trace = errors[0]
-        raise kind, value, trace
+        raise RuntimeError("a task failed in a pool thread:\n" + errors[0])
     return results
 
 
