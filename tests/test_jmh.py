@@ -21,3 +21,28 @@ def test_jmh_forks_are_process_runs_with_checks(db, capsys):
     twice = next(c for c in doc["comparisons"] if c["case"] == "sum_twice") if doc["comparisons"] else None
     assert twice is None  # one runtime: nothing to compare within a case
     assert 1.3 < arms["sum_twice"]["median"]["value"] / arms["sum"]["median"]["value"] < 3.5
+
+
+def test_a_held_jmh_lock_is_waited_for(monkeypatch, tmp_path):
+    """Regression: a concurrent JMH run holding /tmp/jmh.lock failed the process run at once."""
+    from versus.drivers import jmh
+    from versus.executor import Completed
+    from versus.experiment import load
+    from versus.plan import make_plan
+
+    experiment = load(FIXTURES / "jmh")
+    arm = make_plan([experiment], None, ["sum"], False, {})
+    answers = [Completed(1, "", f"{jmh.LOCKED} (/tmp/jmh.lock), exiting.", 10)] * 2 + [Completed(3, "", "boom", 10)]
+
+    class Scripted:
+        calls = 0
+
+        def execute(self, argv, env, timeout, cwd=None):
+            Scripted.calls += 1
+            return answers[Scripted.calls - 1]
+
+    monkeypatch.setattr(jmh, "LOCK_WAIT", 0.01)
+    driver = jmh.JmhDriver()
+    driver._jars[experiment.program_for("java")] = tmp_path / "benchmarks.jar"
+    run = driver.run(arm.arms[0], arm.methods["jmh-fixture"], 0, Scripted())
+    assert Scripted.calls == 3 and run.reason == "exit code 3: boom"

@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from ..errors import ExperimentError, VersusError
@@ -24,6 +25,8 @@ from ..protocol import ProtocolViolation, SampleRecord, parse
 from .base import FAILED, OK, ProcessRun, base_env, failure_of, finish, judge_checks
 
 SCALE = 1000  # JMH scores are fractional ns/op: stored as ns per 1000 ops
+LOCKED = "Unable to acquire the JMH lock"
+LOCK_WAIT = 2.0
 _WARMUP = re.compile(r"^# Warmup Iteration\s+\d+:\s+([0-9.,]+)\s+(\S+)", re.M)
 
 
@@ -59,8 +62,15 @@ class JmhDriver:
     def run(self, arm: Arm, method: Method, inner: int, executor: Executor) -> ProcessRun:
         with tempfile.TemporaryDirectory(prefix="versus-jmh-") as folder:
             result = Path(folder) / "result.json"
-            completed = executor.execute(self.argv(arm, method, result), base_env(arm), method.timeout,
-                                         cwd=arm.experiment.path)
+            # JMH refuses to run while another JMH run holds its machine-wide lock, which keeps two
+            # measurements from disturbing each other: wait for it rather than fail.
+            deadline = time.monotonic() + method.timeout
+            while True:
+                completed = executor.execute(self.argv(arm, method, result), base_env(arm), method.timeout,
+                                             cwd=arm.experiment.path)
+                if LOCKED not in completed.stdout + completed.stderr or time.monotonic() > deadline:
+                    break
+                time.sleep(LOCK_WAIT)
             run = ProcessRun(FAILED)
             run.reason = failure_of(completed, method)
             if run.reason:
