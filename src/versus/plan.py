@@ -68,7 +68,7 @@ def make_plan(experiments: list[Experiment], runtime_specs: list[str] | None, ca
                                  "its cases are: " + ", ".join(c.name for c in experiment.cases))
         for runtime in runtimes:
             if experiment.program_for(runtime.program_family) is None and \
-                    any((c.driver or experiment.driver) in ("protocol", "jmh") for c in cases):
+                    any((c.driver or experiment.driver) in ("protocol", "jmh", "load") for c in cases):
                 notes.append(f"{experiment.name}: no {runtime.program_family} program for {runtime.name}")
                 continue
             for case in cases:

@@ -5,10 +5,11 @@ from ..errors import ExperimentError
 from .base import FAILED, OK, Driver, ProcessRun
 from .command import CommandDriver
 from .jmh import JmhDriver
+from .load import LoadDriver
 from .protocol import ProtocolDriver
 
-_DRIVERS: dict[str, type[ProtocolDriver] | type[CommandDriver] | type[JmhDriver]] = {
-    "protocol": ProtocolDriver, "command": CommandDriver, "jmh": JmhDriver}
+_DRIVERS: dict[str, type[ProtocolDriver] | type[CommandDriver] | type[JmhDriver] | type[LoadDriver]] = {
+    "protocol": ProtocolDriver, "command": CommandDriver, "jmh": JmhDriver, "load": LoadDriver}
 
 
 def driver_for(name: str) -> Driver:
