@@ -18,8 +18,9 @@ system-packages:
 	@./scripts/system-packages.sh
 
 # The systems the experiments measure, and the data they read.
-subjects: system-packages
+subjects: system-packages $(STAMP)
 	$(MAKE) -C subjects/shortstring build data
+	./scripts/build-fastcond.sh
 
 setup: $(STAMP) system-packages subjects
 

@@ -73,3 +73,18 @@ command = "{runtime} -c 'import sys; sys.exit(4)'"
     good = next(a for a in doc["arms"] if a["case"] == "sum")
     assert good["processes_ok"] == 2 and good["median"]["value"] > 1000  # a whole process takes > 1 µs
     assert {f["reason"] for f in doc["failed_runs"]} == {"execution 1: exit code 4: (no stderr)"}
+
+
+def test_stale_protocol_variables_do_not_leak_but_the_cache_does(monkeypatch):
+    """Regression: base_env dropped every VERSUS_* variable, so programs lost VERSUS_CACHE."""
+    from versus.drivers.base import base_env
+    from versus.experiment import load
+    from versus.plan import make_plan
+
+    monkeypatch.setenv("VERSUS_CACHE", "/somewhere")
+    monkeypatch.setenv("VERSUS_CASE", "stale")
+    monkeypatch.setenv("VERSUS_PARAM_OLD", "stale")
+    arm = make_plan([load(FIXTURES / "fake")], None, ["good"], False, {}).arms[0]
+    env = base_env(arm)
+    assert env["VERSUS_CACHE"] == "/somewhere" and "VERSUS_CASE" not in env and "VERSUS_PARAM_OLD" not in env
+    assert env["VERSUS_PARAM_EXPECTED"] == "4950"

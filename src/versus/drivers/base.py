@@ -42,8 +42,14 @@ class Driver(Protocol):
         """One process run of `arm`; never raises for a failure of the program itself."""
 
 
+# The harness sets these per process run; stale values from the caller's environment must not leak in.
+# Others, such as VERSUS_CACHE, pass through: programs find fetched data and builds with them.
+_PER_RUN = ("VERSUS_PROTOCOL", "VERSUS_LIST", "VERSUS_CASE", "VERSUS_WARMUP", "VERSUS_SAMPLES", "VERSUS_INNER",
+            "VERSUS_MIN_SAMPLE_NS", "VERSUS_PORT", "VERSUS_PARAM_")
+
+
 def base_env(arm: Arm) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("VERSUS_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(_PER_RUN)}
     env.update({f"VERSUS_PARAM_{k.upper()}": v for k, v in arm.params})
     return env
 

@@ -1,7 +1,7 @@
 """The load driver: a server the experiment starts on loopback, measured by ab or wrk.
 
 A case says `load = "ab -q -c 10 -n 2000 {url}"` (or a wrk command line). Each process run starts the
-experiment's program for the runtime as the server, with VERSUS_PORT set, waits until the port
+experiment's program for the runtime as the server, with VERSUS_PORT and VERSUS_CASE set, waits until the port
 accepts connections, runs the load generator warmup + samples times, and always stops the server's
 whole process group. A sample is the time per request (1e9 / requests per second); requests/s and
 latency percentiles are metrics. The check is the number of failed requests, which must be 0.
@@ -86,7 +86,7 @@ class LoadDriver:
         assert arm.program is not None
         port = free_port()
         argv, extra = arm.runtime.launch(arm.program)
-        env = {**base_env(arm), **extra, "VERSUS_PORT": str(port)}
+        env = {**base_env(arm), **extra, "VERSUS_PORT": str(port), "VERSUS_CASE": arm.case.name}
         run = ProcessRun(FAILED)
         with tempfile.TemporaryFile() as log:
             server = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=arm.experiment.path,

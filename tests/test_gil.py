@@ -1,0 +1,56 @@
+"""The gil experiment end to end, tiny: every case once on CPython 2.7 and 3.11 through the harness,
+with every check verified (transactions counted on both sides, wakeups counted), fastcond built first."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from versus.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNTIMES = "cpython@2.7,cpython@3.11"
+TINY = ["--processes", "1", "--warmup", "0", "--samples", "1", "--inner", "2000", "--param", "wakeups=5",
+        "--param", "pause_us=200"]
+
+
+def build_fastcond() -> None:
+    done = subprocess.run([str(ROOT / "scripts" / "build-fastcond.sh")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.slow
+def test_every_case_runs_and_checks(db, capsys):
+    build_fastcond()
+    code = main(["run", "gil", "--runtimes", RUNTIMES, "--db", str(db), "--format", "json", *TINY])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    doc = json.loads(captured.out)
+    assert doc["failed_runs"] == []
+    measured = {(a["case"], a["runtime"]) for a in doc["arms"] if a["processes_ok"] == 1}
+    runtimes = {a["runtime"] for a in doc["arms"]}
+    assert {r.rsplit(".", 1)[0] for r in runtimes} == {"cpython@2.7", "cpython@3.11"}
+    common = {"cpu_efficiency", "prodcon_lock", "prodcon_lock_with_cpu", "prodcon_condition", "io_wakeup_latency"}
+    for runtime in runtimes:
+        cases = {c for c, r in measured if r == runtime}
+        assert cases == (common if runtime.startswith("cpython@2.") else common | {"prodcon_fastcond"}), runtime
+    for arm in doc["arms"]:
+        metrics = arm["metrics"]
+        if arm["case"] == "cpu_efficiency":
+            assert metrics["e"]["median"]["value"] > 0  # with 2,000 increments, thread start-up dominates
+        elif arm["case"] == "io_wakeup_latency":
+            assert metrics["wakeup_p50_us"]["median"]["value"] > 0
+        else:
+            assert metrics["transactions_per_s"]["median"]["value"] > 0
+    verdicts = {c["id"]: c["verdict"] for c in doc["claims"]}
+    assert set(verdicts) == {"native-condition", "condition-vs-lock", "io-priority", "io-priority-py27"}
+    assert "not measured" not in verdicts.values()
+
+
+@pytest.mark.slow
+def test_build_fastcond_is_idempotent_and_quick():
+    build_fastcond()
+    done = subprocess.run([str(ROOT / "scripts" / "build-fastcond.sh")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "built" not in done.stderr, done.stderr
