@@ -35,6 +35,7 @@ test-harness: $(STAMP)
 
 test-subjects:
 	$(MAKE) -C subjects/shortstring test
+	$(MAKE) -C subjects/fastcond test PYTHON=$(PYTHON)
 
 # The lab: every experiment, on every runtime found or fetchable, in one session.
 run: setup

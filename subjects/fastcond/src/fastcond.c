@@ -1,0 +1,1082 @@
+/*
+ * fastcond: a native threading.Condition for CPython.
+ *
+ * Design (see README.md): an emulated condition variable made of a
+ * pthread mutex and one POSIX semaphore per waiter.
+ *
+ *   wait():   append a waiter record (on the C stack) to a FIFO list under
+ *             the mutex, release the user lock, block on the waiter's
+ *             sem_t with the GIL released, then take the mutex again and
+ *             settle the outcome, and re-acquire the user lock.
+ *   notify(n): under the mutex, pop up to n waiters from the head, mark
+ *             each one "notified" and sem_post its semaphore.
+ *
+ * A waiter is "notified" exactly when a notifier unlinked it, and the flag
+ * is only read or written under the mutex.  So a waiter whose timeout (or
+ * signal) races with notify sees notified=1 under the mutex and reports
+ * success instead of swallowing the wakeup; a waiter that was never
+ * notified unlinks itself, so no later notify is spent on it.  A per-waiter
+ * semaphore means a thread that re-enters wait() cannot steal a post meant
+ * for an older waiter.  If a notified waiter leaves with an exception
+ * (KeyboardInterrupt), its wakeup is handed on to the next waiter.
+ *
+ * The notifier posts while holding the mutex and the waiter always takes
+ * the mutex before its frame (and sem_t) goes away, so sem_post never
+ * touches a dead semaphore.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <errno.h>
+#include <time.h>
+#include <math.h>
+
+#if defined(__GLIBC__) && defined(__GLIBC_PREREQ)
+#  if __GLIBC_PREREQ(2, 30)
+#    define FC_HAVE_CLOCKWAIT 1   /* sem_clockwait: immune to clock steps */
+#  endif
+#endif
+
+#if PY_VERSION_HEX >= 0x03080000 && !defined(PYPY_VERSION)
+#  define FC_FASTCALL 1
+#endif
+
+#if defined(FC_FASTCALL) && PY_VERSION_HEX < 0x03090000
+#  define PyObject_Vectorcall _PyObject_Vectorcall
+#endif
+#ifndef Py_XSETREF
+#  define Py_XSETREF(op, op2)                       \
+    do {                                            \
+        PyObject *_py_tmp = (PyObject *)(op);       \
+        (op) = (op2);                               \
+        Py_XDECREF(_py_tmp);                        \
+    } while (0)
+#endif
+
+#if PY_VERSION_HEX < 0x03090000 || defined(PYPY_VERSION)
+static PyObject *
+fc_call0(PyObject *f)
+{
+    return PyObject_CallFunctionObjArgs(f, NULL);
+}
+static PyObject *
+fc_call1(PyObject *f, PyObject *a)
+{
+    return PyObject_CallFunctionObjArgs(f, a, NULL);
+}
+#else
+#  define fc_call0(f) PyObject_CallNoArgs(f)
+#  define fc_call1(f, a) PyObject_CallOneArg((f), (a))
+#endif
+
+typedef struct fc_waiter {
+    struct fc_waiter *prev, *next;
+    sem_t sem;
+    int notified;
+} fc_waiter;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *lock;
+    PyObject *acquire;          /* bound methods of lock, cached */
+    PyObject *release;
+    PyObject *release_save;     /* NULL when the lock lacks the RLock protocol */
+    PyObject *acquire_restore;
+    PyObject *is_owned;
+    PyObject *locked;           /* used for the ownership check of plain locks */
+    PyObject *dict;
+    PyObject *weakreflist;
+    pthread_mutex_t mutex;
+    fc_waiter *head, *tail;
+    Py_ssize_t nwaiters;
+} CondObject;
+
+static PyTypeObject CondType;
+static PyObject *default_lock_factory;   /* _thread.RLock */
+#ifdef PYPY_VERSION
+static PyObject *pypy_tick;   /* a Python-level no-op: runs PyPy's pending signal handlers */
+#endif
+static PyObject *saved_condition;        /* threading.Condition before patch() */
+
+/* ---- waiter list: caller holds self->mutex ---- */
+
+static void
+list_append(CondObject *self, fc_waiter *w)
+{
+    w->next = NULL;
+    w->prev = self->tail;
+    if (self->tail)
+        self->tail->next = w;
+    else
+        self->head = w;
+    self->tail = w;
+    self->nwaiters++;
+}
+
+static void
+list_unlink(CondObject *self, fc_waiter *w)
+{
+    if (w->prev)
+        w->prev->next = w->next;
+    else
+        self->head = w->next;
+    if (w->next)
+        w->next->prev = w->prev;
+    else
+        self->tail = w->prev;
+    w->prev = w->next = NULL;
+    self->nwaiters--;
+}
+
+static Py_ssize_t
+wake_locked(CondObject *self, Py_ssize_t n)
+{
+    Py_ssize_t woken = 0;
+    while (woken < n && self->head) {
+        fc_waiter *w = self->head;
+        list_unlink(self, w);
+        w->notified = 1;
+        sem_post(&w->sem);
+        woken++;
+    }
+    return woken;
+}
+
+/* ---- helpers ---- */
+
+static double
+mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void
+add_seconds(struct timespec *ts, double secs)
+{
+    double whole = floor(secs);
+    long ns = (long)((secs - whole) * 1e9);
+    ts->tv_sec += (time_t)whole;
+    ts->tv_nsec += ns;
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec += 1;
+        ts->tv_nsec -= 1000000000L;
+    }
+}
+
+/* Blocks until posted or the monotonic deadline; returns 0 or an errno. */
+static int
+sem_wait_until(sem_t *sem, int infinite, double deadline)
+{
+    int r;
+    int err;
+    if (infinite) {
+        Py_BEGIN_ALLOW_THREADS
+        r = sem_wait(sem);
+        err = r == 0 ? 0 : errno;
+        Py_END_ALLOW_THREADS
+        return err;
+    }
+    double remaining = deadline - mono_now();
+    if (remaining <= 0) {
+        r = sem_trywait(sem);
+        return r == 0 ? 0 : (errno == EAGAIN ? ETIMEDOUT : errno);
+    }
+    struct timespec abs;
+#ifdef FC_HAVE_CLOCKWAIT
+    clock_gettime(CLOCK_MONOTONIC, &abs);
+    add_seconds(&abs, remaining);
+    Py_BEGIN_ALLOW_THREADS
+    r = sem_clockwait(sem, CLOCK_MONOTONIC, &abs);
+    err = r == 0 ? 0 : errno;
+    Py_END_ALLOW_THREADS
+#else
+    /* sem_timedwait takes CLOCK_REALTIME: recomputed each call, so a clock
+       step can stretch or shorten one wait but the loop corrects it. */
+    clock_gettime(CLOCK_REALTIME, &abs);
+    add_seconds(&abs, remaining);
+    Py_BEGIN_ALLOW_THREADS
+    r = sem_timedwait(sem, &abs);
+    err = r == 0 ? 0 : errno;
+    Py_END_ALLOW_THREADS
+#endif
+    return err;
+}
+
+/* 1 owned, 0 not, -1 error */
+static int
+cond_is_owned_impl(CondObject *self)
+{
+    PyObject *r;
+    int v;
+    if (self->lock == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Condition not initialized");
+        return -1;
+    }
+    if (self->is_owned) {
+        r = fc_call0(self->is_owned);
+        if (r == NULL)
+            return -1;
+        v = PyObject_IsTrue(r);
+        Py_DECREF(r);
+        return v;
+    }
+    if (self->locked) {
+        /* a plain lock can't tell who holds it: held counts as owned */
+        r = fc_call0(self->locked);
+        if (r == NULL)
+            return -1;
+        v = PyObject_IsTrue(r);
+        Py_DECREF(r);
+        return v;
+    }
+    r = fc_call1(self->acquire, Py_False);
+    if (r == NULL)
+        return -1;
+    v = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    if (v < 0)
+        return -1;
+    if (v) {
+        r = fc_call0(self->release);
+        if (r == NULL)
+            return -1;
+        Py_DECREF(r);
+        return 0;
+    }
+    return 1;
+}
+
+static int
+cond_setlock(CondObject *self, PyObject *lock)
+{
+    PyObject *acq = NULL, *rel = NULL, *rs = NULL, *ar = NULL, *io = NULL,
+             *lk = NULL;
+
+    if (lock == NULL || lock == Py_None) {
+        lock = fc_call0(default_lock_factory);
+        if (lock == NULL)
+            return -1;
+    }
+    else
+        Py_INCREF(lock);
+
+    acq = PyObject_GetAttrString(lock, "acquire");
+    if (acq == NULL)
+        goto fail;
+    rel = PyObject_GetAttrString(lock, "release");
+    if (rel == NULL)
+        goto fail;
+#define OPTIONAL_ATTR(var, name)                                    \
+    var = PyObject_GetAttrString(lock, name);                       \
+    if (var == NULL) {                                              \
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError))          \
+            goto fail;                                              \
+        PyErr_Clear();                                              \
+    }
+    OPTIONAL_ATTR(rs, "_release_save")
+    OPTIONAL_ATTR(ar, "_acquire_restore")
+    OPTIONAL_ATTR(io, "_is_owned")
+    if (io == NULL) {
+        /* only trust locked() on the stdlib's own Lock type */
+        PyObject *mod = PyObject_GetAttrString((PyObject *)Py_TYPE(lock),
+                                               "__module__");
+        if (mod == NULL)
+            PyErr_Clear();
+        else {
+            if (PyUnicode_Check(mod) &&
+                (PyUnicode_CompareWithASCIIString(mod, "_thread") == 0 ||
+                 PyUnicode_CompareWithASCIIString(mod, "thread") == 0)) {
+                OPTIONAL_ATTR(lk, "locked")
+            }
+            Py_DECREF(mod);
+        }
+    }
+#undef OPTIONAL_ATTR
+    if ((rs == NULL) != (ar == NULL)) {
+        Py_CLEAR(rs);
+        Py_CLEAR(ar);
+    }
+    Py_XSETREF(self->lock, lock);
+    Py_XSETREF(self->acquire, acq);
+    Py_XSETREF(self->release, rel);
+    Py_XSETREF(self->release_save, rs);
+    Py_XSETREF(self->acquire_restore, ar);
+    Py_XSETREF(self->is_owned, io);
+    Py_XSETREF(self->locked, lk);
+    return 0;
+fail:
+    Py_DECREF(lock);
+    Py_XDECREF(acq);
+    Py_XDECREF(rel);
+    Py_XDECREF(rs);
+    Py_XDECREF(ar);
+    Py_XDECREF(io);
+    Py_XDECREF(lk);
+    return -1;
+}
+
+/* ---- the wait itself ---- */
+
+/* timeout: infinite when `infinite`, else secs (<= 0 means don't block). */
+static PyObject *
+cond_wait_impl(CondObject *self, int infinite, double secs)
+{
+    fc_waiter w;
+    PyObject *saved, *r;
+    int own, got = 0, failed = 0;
+    double deadline = 0;
+
+    own = cond_is_owned_impl(self);
+    if (own < 0)
+        return NULL;
+    if (!own) {
+        PyErr_SetString(PyExc_RuntimeError, "cannot wait on un-acquired lock");
+        return NULL;
+    }
+    if (!infinite && secs > 0)
+        deadline = mono_now() + secs;
+
+    if (sem_init(&w.sem, 0, 0) != 0)
+        return PyErr_SetFromErrno(PyExc_OSError);
+    w.notified = 0;
+    pthread_mutex_lock(&self->mutex);
+    list_append(self, &w);
+    pthread_mutex_unlock(&self->mutex);
+
+    if (self->release_save)
+        saved = fc_call0(self->release_save);
+    else {
+        saved = fc_call0(self->release);
+    }
+    if (saved == NULL) {
+        pthread_mutex_lock(&self->mutex);
+        if (w.notified) {
+            sem_wait(&w.sem);
+            wake_locked(self, 1);
+        }
+        else
+            list_unlink(self, &w);
+        pthread_mutex_unlock(&self->mutex);
+        sem_destroy(&w.sem);
+        return NULL;
+    }
+
+    for (;;) {
+        int err = sem_wait_until(&w.sem, infinite, deadline);
+        if (err == 0) {
+            got = 1;
+            break;
+        }
+        if (err == EINTR) {
+            if (PyErr_CheckSignals() < 0) {
+                failed = 1;
+                break;
+            }
+#ifdef PYPY_VERSION
+            /* cpyext's PyErr_CheckSignals doesn't run handlers; running
+               any bytecode does */
+            r = fc_call0(pypy_tick);
+            if (r == NULL) {
+                failed = 1;
+                break;
+            }
+            Py_DECREF(r);
+#endif
+            continue;
+        }
+        if (err == ETIMEDOUT)
+            break;
+        errno = err;
+        PyErr_SetFromErrno(PyExc_OSError);
+        failed = 1;
+        break;
+    }
+
+    pthread_mutex_lock(&self->mutex);
+    if (!got) {
+        if (w.notified) {
+            /* notify raced with the timeout/signal: its post is already done */
+            while (sem_wait(&w.sem) != 0 && errno == EINTR)
+                ;
+            if (failed)
+                wake_locked(self, 1);   /* hand the wakeup on */
+            else
+                got = 1;
+        }
+        else
+            list_unlink(self, &w);
+    }
+    pthread_mutex_unlock(&self->mutex);
+    sem_destroy(&w.sem);
+
+    /* re-acquire the user lock, keeping any pending exception */
+    {
+        PyObject *et, *ev, *tb;
+        if (failed)
+            PyErr_Fetch(&et, &ev, &tb);
+        if (self->acquire_restore)
+            r = fc_call1(self->acquire_restore, saved);
+        else
+            r = fc_call0(self->acquire);
+        Py_DECREF(saved);
+        if (failed) {
+            Py_XDECREF(r);
+            if (r == NULL)
+                PyErr_Clear();
+            PyErr_Restore(et, ev, tb);
+            return NULL;
+        }
+        if (r == NULL)
+            return NULL;
+        Py_DECREF(r);
+    }
+    return PyBool_FromLong(got);
+}
+
+/* None -> infinite; returns -1 on error */
+static int
+parse_timeout(PyObject *timeout, int *infinite, double *secs)
+{
+    if (timeout == NULL || timeout == Py_None) {
+        *infinite = 1;
+        *secs = 0;
+        return 0;
+    }
+    double t = PyFloat_AsDouble(timeout);
+    if (t == -1.0 && PyErr_Occurred())
+        return -1;
+    if (isnan(t)) {
+        PyErr_SetString(PyExc_ValueError, "Invalid value NaN (not a number)");
+        return -1;
+    }
+    /* beyond ~31 years: treat as forever rather than overflow timespec */
+    if (t > 1e9) {
+        *infinite = 1;
+        *secs = 0;
+        return 0;
+    }
+    *infinite = 0;
+    *secs = t;
+    return 0;
+}
+
+static PyObject *
+cond_wait_obj(CondObject *self, PyObject *timeout)
+{
+    int infinite;
+    double secs;
+    if (parse_timeout(timeout, &infinite, &secs) < 0)
+        return NULL;
+    return cond_wait_impl(self, infinite, secs);
+}
+
+static PyObject *
+cond_wait_for_obj(CondObject *self, PyObject *predicate, PyObject *timeout)
+{
+    int infinite;
+    double waittime, endtime = 0;
+    int have_end = 0;
+    PyObject *result;
+
+    if (parse_timeout(timeout, &infinite, &waittime) < 0)
+        return NULL;
+    result = fc_call0(predicate);
+    if (result == NULL)
+        return NULL;
+    for (;;) {
+        int truth = PyObject_IsTrue(result);
+        PyObject *r;
+        if (truth < 0) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        if (truth)
+            break;
+        if (!infinite) {
+            if (!have_end) {
+                endtime = mono_now() + waittime;
+                have_end = 1;
+            }
+            else {
+                waittime = endtime - mono_now();
+                if (waittime <= 0)
+                    break;
+            }
+        }
+        if (Py_TYPE(self) == &CondType)
+            r = cond_wait_impl(self, infinite, waittime);
+        else if (infinite)
+            r = PyObject_CallMethod((PyObject *)self, "wait", NULL);
+        else
+            r = PyObject_CallMethod((PyObject *)self, "wait", "d", waittime);
+        if (r == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        Py_DECREF(r);
+        Py_DECREF(result);
+        result = fc_call0(predicate);
+        if (result == NULL)
+            return NULL;
+    }
+    return result;
+}
+
+static PyObject *
+cond_notify_n(CondObject *self, Py_ssize_t n)
+{
+    int own = cond_is_owned_impl(self);
+    if (own < 0)
+        return NULL;
+    if (!own) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "cannot notify on un-acquired lock");
+        return NULL;
+    }
+    if (n < 0) {
+        PyErr_SetString(PyExc_ValueError, "n must be >= 0");
+        return NULL;
+    }
+    pthread_mutex_lock(&self->mutex);
+    wake_locked(self, n);
+    pthread_mutex_unlock(&self->mutex);
+    Py_RETURN_NONE;
+}
+
+static int
+check_init(CondObject *self)
+{
+    if (self->lock == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Condition not initialized");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- argument handling: fastcall on 3.8+, tuples before ---- */
+
+#ifdef FC_FASTCALL
+#define FC_METH_KW (METH_FASTCALL | METH_KEYWORDS)
+#define FC_ARGS PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
+
+/* Fills out[0..n) from positional args and keywords named in names. */
+static int
+parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+           PyObject *kwnames, const char *const *names, int n, int required,
+           PyObject **out)
+{
+    int i;
+    Py_ssize_t k, nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs > n) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %d arguments (%zd given)",
+                     fname, n, nargs + nkw);
+        return -1;
+    }
+    for (i = 0; i < n; i++)
+        out[i] = i < nargs ? args[i] : NULL;
+    for (k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        for (i = 0; i < n; i++)
+            if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0)
+                break;
+        if (i == n) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s() got an unexpected keyword argument '%U'", fname, key);
+            return -1;
+        }
+        if (out[i] != NULL) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s() got multiple values for argument '%s'", fname, names[i]);
+            return -1;
+        }
+        out[i] = args[nargs + k];
+    }
+    for (i = 0; i < required; i++)
+        if (out[i] == NULL) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s() missing required argument '%s'", fname, names[i]);
+            return -1;
+        }
+    return 0;
+}
+
+static PyObject *
+cond_acquire(CondObject *self, FC_ARGS)
+{
+    if (check_init(self) < 0)
+        return NULL;
+    return PyObject_Vectorcall(self->acquire, args, nargs, kwnames);
+}
+
+static PyObject *
+cond_release(CondObject *self, FC_ARGS)
+{
+    if (check_init(self) < 0)
+        return NULL;
+    return PyObject_Vectorcall(self->release, args, nargs, kwnames);
+}
+
+static PyObject *
+cond_wait(CondObject *self, FC_ARGS)
+{
+    static const char *const names[] = {"timeout"};
+    PyObject *a[1];
+    if (nargs == 0 && kwnames == NULL)
+        return cond_wait_impl(self, 1, 0);
+    if (parse_args("wait", args, nargs, kwnames, names, 1, 0, a) < 0)
+        return NULL;
+    return cond_wait_obj(self, a[0]);
+}
+
+static PyObject *
+cond_wait_for(CondObject *self, FC_ARGS)
+{
+    static const char *const names[] = {"predicate", "timeout"};
+    PyObject *a[2];
+    if (parse_args("wait_for", args, nargs, kwnames, names, 2, 1, a) < 0)
+        return NULL;
+    return cond_wait_for_obj(self, a[0], a[1]);
+}
+
+static PyObject *
+cond_notify(CondObject *self, FC_ARGS)
+{
+    static const char *const names[] = {"n"};
+    PyObject *a[1];
+    Py_ssize_t n = 1;
+    if (nargs || kwnames) {
+        if (parse_args("notify", args, nargs, kwnames, names, 1, 0, a) < 0)
+            return NULL;
+        n = PyNumber_AsSsize_t(a[0], PyExc_OverflowError);
+        if (n == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    return cond_notify_n(self, n);
+}
+
+#else  /* tuple calling convention */
+#define FC_METH_KW (METH_VARARGS | METH_KEYWORDS)
+#define FC_ARGS PyObject *args, PyObject *kwargs
+
+static PyObject *
+cond_acquire(CondObject *self, FC_ARGS)
+{
+    if (check_init(self) < 0)
+        return NULL;
+    return PyObject_Call(self->acquire, args, kwargs);
+}
+
+static PyObject *
+cond_release(CondObject *self, FC_ARGS)
+{
+    if (check_init(self) < 0)
+        return NULL;
+    return PyObject_Call(self->release, args, kwargs);
+}
+
+static PyObject *
+cond_wait(CondObject *self, FC_ARGS)
+{
+    static char *kw[] = {"timeout", NULL};
+    PyObject *timeout = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:wait", kw, &timeout))
+        return NULL;
+    return cond_wait_obj(self, timeout);
+}
+
+static PyObject *
+cond_wait_for(CondObject *self, FC_ARGS)
+{
+    static char *kw[] = {"predicate", "timeout", NULL};
+    PyObject *pred, *timeout = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:wait_for", kw,
+                                     &pred, &timeout))
+        return NULL;
+    return cond_wait_for_obj(self, pred, timeout);
+}
+
+static PyObject *
+cond_notify(CondObject *self, FC_ARGS)
+{
+    static char *kw[] = {"n", NULL};
+    Py_ssize_t n = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|n:notify", kw, &n))
+        return NULL;
+    return cond_notify_n(self, n);
+}
+#endif
+
+static PyObject *
+cond_notify_all(CondObject *self, PyObject *unused)
+{
+    return cond_notify_n(self, PY_SSIZE_T_MAX);
+}
+
+static PyObject *
+cond_notifyAll(CondObject *self, PyObject *unused)
+{
+    if (PyErr_WarnEx(PyExc_DeprecationWarning,
+                     "notifyAll() is deprecated, use notify_all() instead", 1) < 0)
+        return NULL;
+    return cond_notify_n(self, PY_SSIZE_T_MAX);
+}
+
+static PyObject *
+cond_enter(CondObject *self, PyObject *unused)
+{
+    if (check_init(self) < 0)
+        return NULL;
+    return fc_call0(self->acquire);
+}
+
+static PyObject *
+cond_exit(CondObject *self, PyObject *args)
+{
+    PyObject *r;
+    if (check_init(self) < 0)
+        return NULL;
+    r = fc_call0(self->release);
+    if (r == NULL)
+        return NULL;
+    Py_DECREF(r);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+cond__is_owned(CondObject *self, PyObject *unused)
+{
+    int v = cond_is_owned_impl(self);
+    if (v < 0)
+        return NULL;
+    return PyBool_FromLong(v);
+}
+
+static PyObject *
+cond__release_save(CondObject *self, PyObject *unused)
+{
+    PyObject *r;
+    if (check_init(self) < 0)
+        return NULL;
+    if (self->release_save)
+        return fc_call0(self->release_save);
+    r = fc_call0(self->release);
+    if (r == NULL)
+        return NULL;
+    Py_DECREF(r);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+cond__acquire_restore(CondObject *self, PyObject *state)
+{
+    PyObject *r;
+    if (check_init(self) < 0)
+        return NULL;
+    if (self->acquire_restore)
+        return fc_call1(self->acquire_restore, state);
+    r = fc_call0(self->acquire);
+    if (r == NULL)
+        return NULL;
+    Py_DECREF(r);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+cond__at_fork_reinit(CondObject *self, PyObject *unused)
+{
+    /* in the child only this thread exists: forget the other waiters */
+    PyObject *r;
+    if (check_init(self) < 0)
+        return NULL;
+    r = PyObject_CallMethod(self->lock, "_at_fork_reinit", NULL);
+    if (r == NULL)
+        return NULL;
+    Py_DECREF(r);
+    pthread_mutex_init(&self->mutex, NULL);
+    self->head = self->tail = NULL;
+    self->nwaiters = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+cond_get_lock(CondObject *self, void *closure)
+{
+    if (check_init(self) < 0)
+        return NULL;
+    Py_INCREF(self->lock);
+    return self->lock;
+}
+
+static PyObject *
+cond_get_nwaiters(CondObject *self, void *closure)
+{
+    Py_ssize_t n;
+    pthread_mutex_lock(&self->mutex);
+    n = self->nwaiters;
+    pthread_mutex_unlock(&self->mutex);
+    return PyLong_FromSsize_t(n);
+}
+
+static PyObject *
+cond_repr(CondObject *self)
+{
+    Py_ssize_t n;
+    if (self->lock == NULL)
+        return PyUnicode_FromString("<fastcond.Condition (uninitialized)>");
+    pthread_mutex_lock(&self->mutex);
+    n = self->nwaiters;
+    pthread_mutex_unlock(&self->mutex);
+    return PyUnicode_FromFormat("<Condition(%R, %zd)>", self->lock, n);
+}
+
+/* ---- object lifecycle ---- */
+
+static PyObject *
+cond_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    CondObject *self = (CondObject *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    if (pthread_mutex_init(&self->mutex, NULL) != 0) {
+        Py_DECREF(self);
+        return PyErr_SetFromErrno(PyExc_OSError);
+    }
+    self->head = self->tail = NULL;
+    self->nwaiters = 0;
+    return (PyObject *)self;
+}
+
+static int
+cond_init(CondObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kw[] = {"lock", NULL};
+    PyObject *lock = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:Condition", kw, &lock))
+        return -1;
+    return cond_setlock(self, lock);
+}
+
+static int
+cond_traverse(CondObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->lock);
+    Py_VISIT(self->acquire);
+    Py_VISIT(self->release);
+    Py_VISIT(self->release_save);
+    Py_VISIT(self->acquire_restore);
+    Py_VISIT(self->is_owned);
+    Py_VISIT(self->locked);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int
+cond_clear(CondObject *self)
+{
+    Py_CLEAR(self->lock);
+    Py_CLEAR(self->acquire);
+    Py_CLEAR(self->release);
+    Py_CLEAR(self->release_save);
+    Py_CLEAR(self->acquire_restore);
+    Py_CLEAR(self->is_owned);
+    Py_CLEAR(self->locked);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void
+cond_dealloc(CondObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    if (self->weakreflist != NULL)
+        PyObject_ClearWeakRefs((PyObject *)self);
+    cond_clear(self);
+    pthread_mutex_destroy(&self->mutex);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef cond_methods[] = {
+    {"acquire", (PyCFunction)(void (*)(void))cond_acquire, FC_METH_KW,
+     "Acquire the underlying lock."},
+    {"release", (PyCFunction)(void (*)(void))cond_release, FC_METH_KW,
+     "Release the underlying lock."},
+    {"wait", (PyCFunction)(void (*)(void))cond_wait, FC_METH_KW,
+     "wait(timeout=None) -> bool: block until notified or timed out."},
+    {"wait_for", (PyCFunction)(void (*)(void))cond_wait_for, FC_METH_KW,
+     "wait_for(predicate, timeout=None): wait until predicate() is true."},
+    {"notify", (PyCFunction)(void (*)(void))cond_notify, FC_METH_KW,
+     "notify(n=1): wake up to n waiting threads."},
+    {"notify_all", (PyCFunction)cond_notify_all, METH_NOARGS,
+     "Wake all waiting threads."},
+    {"notifyAll", (PyCFunction)cond_notifyAll, METH_NOARGS,
+     "Deprecated alias of notify_all()."},
+    {"__enter__", (PyCFunction)cond_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)cond_exit, METH_VARARGS, NULL},
+    {"_is_owned", (PyCFunction)cond__is_owned, METH_NOARGS, NULL},
+    {"_release_save", (PyCFunction)cond__release_save, METH_NOARGS, NULL},
+    {"_acquire_restore", (PyCFunction)cond__acquire_restore, METH_O, NULL},
+    {"_at_fork_reinit", (PyCFunction)cond__at_fork_reinit, METH_NOARGS, NULL},
+    {NULL}
+};
+
+static PyGetSetDef cond_getset[] = {
+    {"_lock", (getter)cond_get_lock, NULL, "the underlying lock", NULL},
+    {"_nwaiters", (getter)cond_get_nwaiters, NULL, "threads in wait()", NULL},
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL}
+};
+
+static PyTypeObject CondType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    "fastcond.Condition",                       /* tp_name */
+    sizeof(CondObject),                         /* tp_basicsize */
+};
+
+/* ---- module ---- */
+
+static PyObject *
+fc_patch(PyObject *mod, PyObject *unused)
+{
+    PyObject *threading = PyImport_ImportModule("threading");
+    PyObject *cur;
+    if (threading == NULL)
+        return NULL;
+    cur = PyObject_GetAttrString(threading, "Condition");
+    if (cur == NULL) {
+        Py_DECREF(threading);
+        return NULL;
+    }
+    if (cur != (PyObject *)&CondType) {
+        Py_XSETREF(saved_condition, cur);
+        cur = NULL;
+    }
+    Py_XDECREF(cur);
+    if (PyObject_SetAttrString(threading, "Condition", (PyObject *)&CondType) < 0) {
+        Py_DECREF(threading);
+        return NULL;
+    }
+    Py_DECREF(threading);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+fc_unpatch(PyObject *mod, PyObject *unused)
+{
+    PyObject *threading;
+    if (saved_condition == NULL)
+        Py_RETURN_NONE;
+    threading = PyImport_ImportModule("threading");
+    if (threading == NULL)
+        return NULL;
+    if (PyObject_SetAttrString(threading, "Condition", saved_condition) < 0) {
+        Py_DECREF(threading);
+        return NULL;
+    }
+    Py_DECREF(threading);
+    Py_CLEAR(saved_condition);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+fc_is_patched(PyObject *mod, PyObject *unused)
+{
+    PyObject *threading = PyImport_ImportModule("threading");
+    PyObject *cur;
+    int v;
+    if (threading == NULL)
+        return NULL;
+    cur = PyObject_GetAttrString(threading, "Condition");
+    Py_DECREF(threading);
+    if (cur == NULL)
+        return NULL;
+    v = cur == (PyObject *)&CondType;
+    Py_DECREF(cur);
+    return PyBool_FromLong(v);
+}
+
+static PyMethodDef fc_methods[] = {
+    {"patch", fc_patch, METH_NOARGS,
+     "Install fastcond.Condition as threading.Condition."},
+    {"unpatch", fc_unpatch, METH_NOARGS,
+     "Restore the threading.Condition saved by patch()."},
+    {"is_patched", fc_is_patched, METH_NOARGS,
+     "True while threading.Condition is fastcond.Condition."},
+    {NULL}
+};
+
+static struct PyModuleDef fc_module = {
+    PyModuleDef_HEAD_INIT, "fastcond",
+    "Native threading.Condition built on a pthread mutex and POSIX semaphores.",
+    -1, fc_methods,
+};
+
+PyMODINIT_FUNC
+PyInit_fastcond(void)
+{
+    PyObject *m, *thread_mod;
+
+    CondType.tp_dealloc = (destructor)cond_dealloc;
+    CondType.tp_repr = (reprfunc)cond_repr;
+    CondType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC;
+    CondType.tp_doc = "Condition(lock=None): a native drop-in for threading.Condition.";
+    CondType.tp_traverse = (traverseproc)cond_traverse;
+    CondType.tp_clear = (inquiry)cond_clear;
+    CondType.tp_weaklistoffset = offsetof(CondObject, weakreflist);
+    CondType.tp_methods = cond_methods;
+    CondType.tp_getset = cond_getset;
+    CondType.tp_dictoffset = offsetof(CondObject, dict);
+    CondType.tp_init = (initproc)cond_init;
+    CondType.tp_new = cond_new;
+    if (PyType_Ready(&CondType) < 0)
+        return NULL;
+
+    thread_mod = PyImport_ImportModule("_thread");
+    if (thread_mod == NULL)
+        return NULL;
+    default_lock_factory = PyObject_GetAttrString(thread_mod, "RLock");
+    Py_DECREF(thread_mod);
+    if (default_lock_factory == NULL) {
+        PyObject *threading;
+        PyErr_Clear();
+        threading = PyImport_ImportModule("threading");
+        if (threading == NULL)
+            return NULL;
+        default_lock_factory = PyObject_GetAttrString(threading, "RLock");
+        Py_DECREF(threading);
+        if (default_lock_factory == NULL)
+            return NULL;
+    }
+
+#ifdef PYPY_VERSION
+    {
+        PyObject *g = PyDict_New();
+        if (g == NULL)
+            return NULL;
+        if (PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins()) < 0)
+            return NULL;
+        pypy_tick = PyRun_String("lambda: [None for _ in ()]", Py_eval_input, g, g);
+        Py_DECREF(g);
+        if (pypy_tick == NULL)
+            return NULL;
+    }
+#endif
+    m = PyModule_Create(&fc_module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&CondType);
+    if (PyModule_AddObject(m, "Condition", (PyObject *)&CondType) < 0) {
+        Py_DECREF(&CondType);
+        Py_DECREF(m);
+        return NULL;
+    }
+#ifdef FC_HAVE_CLOCKWAIT
+    PyModule_AddStringConstant(m, "timeout_clock", "CLOCK_MONOTONIC");
+#else
+    PyModule_AddStringConstant(m, "timeout_clock", "CLOCK_REALTIME");
+#endif
+    return m;
+}
