@@ -260,11 +260,23 @@ impl Writer {
     }
 
     /// Flushes everything to the OS (and to disk) and reports the sizes.
-    pub fn finish(mut self) -> io::Result<Sizes> {
+    pub fn finish(self) -> io::Result<Sizes> {
+        self.finish_with(true)
+    }
+
+    /// Like [`Writer::finish`] but without `fsync`: everything is handed to the OS (its page
+    /// cache), as a store does between checkpoints. The strings experiment times both.
+    pub fn finish_unsynced(self) -> io::Result<Sizes> {
+        self.finish_with(false)
+    }
+
+    fn finish_with(mut self, sync: bool) -> io::Result<Sizes> {
         self.flush_record19()?;
         for w in [&mut self.props, &mut self.strings] {
             w.flush()?;
-            w.get_ref().sync_all()?;
+            if sync {
+                w.get_ref().sync_all()?;
+            }
         }
         self.sizes.property_bytes = fs::metadata(props_path(&self.dir))?.len();
         self.sizes.string_bytes = fs::metadata(strings_path(&self.dir))?.len();
