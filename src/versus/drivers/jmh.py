@@ -3,8 +3,8 @@
 JMH does the JIT-safe measuring (forks, Blackhole); versus does the interleaving, statistics, storage
 and reports. A case names its benchmark with `command = "Class.method"`; the parameter `iteration_ms`
 sets JMH's warmup and measurement iteration time (default 1000), every other one is passed as `-p`; `[programs] java` is the
-Maven project that builds `target/benchmarks.jar`. Benchmarks may print protocol `check` lines (for
-example from a @TearDown); they are judged like any other check.
+Maven project that builds `target/benchmarks.jar`. Benchmarks may print protocol `check` and `metric`
+lines (for example from a @TearDown); checks are judged like any other, metrics are stored.
 """
 from __future__ import annotations
 
@@ -95,6 +95,7 @@ class JmhDriver:
                       [SampleRecord(round(v * SCALE), SCALE, False) for v in measured]
         run.hello = {"runtime": "java", "version": entries[0].get("jdkVersion", ""), "clock": "JMH",
                      "impl": entries[0].get("vmName", "")}
+        run.metrics = output.metrics  # `@versus metric` lines the benchmark printed, like checks
         run.checks, reason = judge_checks(output.checks, arm, SCALE)
         if len(measured) != method.samples:
             reason = f"expected {method.samples} measured iterations, JMH reported {len(measured)}"
@@ -103,7 +104,7 @@ class JmhDriver:
 
 
 def _protocol_lines(stdout: str) -> str:
-    """JMH's own output plus any `@versus check` lines the benchmark printed; a hello makes it parseable."""
+    """The `@versus` lines the benchmark printed, inside JMH's own output; a hello makes them parseable."""
     # JMH prints the fork's output inside its own lines ("Iteration   1: @versus {...}").
     lines = [line[line.index("@versus "):] for line in stdout.splitlines() if "@versus " in line]
     return "\n".join(['@versus {"v":1,"type":"hello","runtime":"java","version":"","clock":"JMH"}', *lines,
