@@ -35,7 +35,9 @@ def test_ratio_scales_with_the_data(groups, factor):
     b = stats.estimate(groups, rng(), replicates=300)
     comparison = stats.compare(a, b)
     assert math.isclose(comparison.ratio.value, factor, rel_tol=1e-9)
-    assert math.isnan(comparison.se_log) or math.isclose(comparison.se_log, 0.0, abs_tol=1e-9)  # same indices
+    same = stats.compare(b, b)  # the spread of a log ratio does not depend on the scale of either arm
+    assert math.isnan(comparison.se_log) and math.isnan(same.se_log) or \
+        math.isclose(comparison.se_log, same.se_log, rel_tol=1e-6, abs_tol=1e-12)
 
 
 @settings(max_examples=40, deadline=None)
@@ -90,6 +92,13 @@ def test_claim_bounds_agree_with_a_certain_ratio(true_ratio, bound):
         assert (inside, outside) == (0.0, 1.0)
     elif true_ratio < bound:
         assert (inside, outside) == (1.0, 0.0)
+
+
+def test_welch_degrees_of_freedom_lie_between_the_smaller_arm_and_the_sum():
+    generator = np.random.default_rng(5)
+    a = stats.estimate([list(generator.normal(100, 5, 10)) for _ in range(4)], rng())
+    b = stats.estimate([list(generator.normal(100, 5, 10)) for _ in range(9)], rng())
+    assert 3 <= stats.degrees_of_freedom(a, b) <= 4 + 9 - 2
 
 
 def test_t_distribution_against_known_quantiles():

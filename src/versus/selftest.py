@@ -21,7 +21,7 @@ from .runner import Job, run_session
 from .store import Store
 
 PROGRAM = Path(__file__).parent / "selftest_program"
-TRIAL_ROUNDS = 10
+TRIAL_ROUNDS = 40
 
 
 def run_selftest(seconds: float, db: Path | None) -> int:

@@ -43,7 +43,7 @@ class Comparison:
     p_differs: float  # evidence that |ratio − 1| > δ
     p_same: float  # evidence (two one-sided tests) that the ratio lies within ±δ
     mde: float  # smallest relative change this data could detect (80% power)
-    df: int = 1  # degrees of freedom of the tests: independent processes − 1
+    df: float = 1.0  # degrees of freedom of the tests (Welch–Satterthwaite over processes)
 
 
 def _padded(groups: Groups) -> tuple[np.ndarray, np.ndarray]:
@@ -95,42 +95,57 @@ def _phi(z: float) -> float:
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
-def _p_above(log_value: float, se: float, log_bound: float, df: int) -> float:
+def _p_above(log_value: float, se: float, log_bound: float, df: float) -> float:
     """One-sided p for H0: the true log value ≤ bound (Student t on the bootstrap SE)."""
     if se <= 0:
         return 0.0 if log_value > log_bound else 1.0
     return 1.0 - t_cdf((log_value - log_bound) / se, df)
 
 
-def _p_below(log_value: float, se: float, log_bound: float, df: int) -> float:
+def _p_below(log_value: float, se: float, log_bound: float, df: float) -> float:
     """One-sided p for H0: the true log value ≥ bound."""
     if se <= 0:
         return 0.0 if log_value < log_bound else 1.0
     return t_cdf((log_value - log_bound) / se, df)
 
 
-def degrees_of_freedom(a: Estimate, b: Estimate) -> int:
-    """Processes are the independent units; with one process per arm only its samples are left."""
-    processes = min(a.processes, b.processes)
-    return processes - 1 if processes > 1 else max(1, min(a.samples, b.samples) - 1)
+def _units(estimate: Estimate) -> int:
+    """Independent units behind an estimate: its processes, or with one process its samples."""
+    return estimate.processes if estimate.processes > 1 else estimate.samples
+
+
+def _log_variance(estimate: Estimate) -> float:
+    """Variance of log(median) over the bootstrap, corrected for the bootstrap's √((n−1)/n) shrinkage."""
+    units = _units(estimate)
+    if units < 2 or np.all(estimate.replicates == estimate.replicates[0]):
+        return 0.0
+    return float(np.var(np.log(estimate.replicates), ddof=1)) * units / (units - 1)
+
+
+def degrees_of_freedom(a: Estimate, b: Estimate) -> float:
+    """Welch–Satterthwaite: both arms' variances count, each with its own number of units."""
+    var_a, var_b = _log_variance(a), _log_variance(b)
+    terms = [v * v / (_units(e) - 1) for v, e in ((var_a, a), (var_b, b)) if v > 0]
+    if not terms:
+        return float(max(1, min(_units(a), _units(b)) - 1))
+    return max(1.0, (var_a + var_b) ** 2 / sum(terms))
 
 
 def compare(a: Estimate, b: Estimate, delta: float = DELTA) -> Comparison:
     """a relative to b: ratio > 1 means a takes longer (is slower).
 
     The bootstrap SE of a statistic over n units is biased low by √((n−1)/n), and a normal quantile
-    is too narrow for few processes: both are corrected, so that A/A runs keep their nominal rate.
+    is too narrow for few processes: both are corrected (each arm's variance scaled, Student t with
+    Welch–Satterthwaite degrees of freedom), so that A/A runs keep their nominal rate.
     """
     point = a.median.value / b.median.value
     if a.processes < 2 and a.samples < 2 or b.processes < 2 and b.samples < 2:
         # One value on a side says nothing about its spread: no verdict can be drawn.
         nan = float("nan")
         return Comparison(Interval(point, nan, nan), nan, 1.0, 1.0, float("inf"), 0)
-    logs = np.log(a.replicates / b.replicates)
     df = degrees_of_freedom(a, b)
-    units = df + 1
     log_point = math.log(point)
-    se = float(np.std(logs, ddof=1)) * math.sqrt(units / (units - 1)) if len(logs) > 1 else 0.0
+    se = math.sqrt(_log_variance(a) + _log_variance(b))
     up, down = math.log(1 + delta), math.log(1 - delta)
     p_differs = min(1.0, 2 * min(_p_above(log_point, se, up, df), _p_below(log_point, se, down, df)))
     p_same = max(_p_above(log_point, se, down, df), _p_below(log_point, se, up, df))
@@ -155,14 +170,14 @@ def bound_pvalues(comparison: Comparison, low: float | None, high: float | None)
     return max(inside), min(1.0, len(outside) * min(outside))
 
 
-def t_cdf(t: float, df: int) -> float:
+def t_cdf(t: float, df: float) -> float:
     """Student t CDF through the regularized incomplete beta function."""
     x = df / (df + t * t)
     tail = 0.5 * _incomplete_beta(df / 2.0, 0.5, x)
     return 1.0 - tail if t > 0 else tail
 
 
-def t_quantile(probability: float, df: int) -> float:
+def t_quantile(probability: float, df: float) -> float:
     low, high = -1e3, 1e3
     for _ in range(200):
         middle = (low + high) / 2
