@@ -108,3 +108,18 @@ say(type="end")
     fractions = {i["numerator"].split("/")[1]: i["verdict"] for i in claims["fraction-short"]["instances"]}
     assert fractions == {"store[size=10]": "does not hold", "store[size=40]": "holds"}
     assert claims["fraction-short"]["verdict"] == "does not hold"
+
+
+def test_a_claim_between_modes_pairs_each_version_with_itself():
+    """Regression: jruby+int ÷ jruby+jit paired every JRuby version with every other one."""
+    from versus.analyze import ArmResult, _paired
+    from versus.experiment import Claim, Side
+
+    def arm(version: str, flag: str) -> ArmResult:
+        return ArmResult(hash(version + flag), "", "fib", "fib_recursive", f"jruby@{version}+{flag}/java@25",
+                         {"family": "jruby", "version": version, "flags": [flag], "jdk_version": "25.0.3"},
+                         {}, 1, 0, None)
+
+    claim = Claim("c", "", "", "", Side("fib_recursive", "jruby+int"), Side("fib_recursive", "jruby+jit"), 1.5)
+    assert _paired(arm("1.0", "int"), arm("1.0", "jit"), claim)
+    assert not _paired(arm("1.0", "int"), arm("9.4.14.0", "jit"), claim)

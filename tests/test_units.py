@@ -81,3 +81,16 @@ def test_messages_before_hello_and_after_end_are_violations():
         parse('@versus {"type":"end"}', None)
     with pytest.raises(ProtocolViolation, match="after `end`"):
         parse(HELLO + '\n@versus {"type":"end"}\n@versus {"type":"end"}', None)
+
+
+@pytest.mark.parametrize("version,flag,jvm,mode", [("1.0", "int", ["-Djruby.jit.enabled=false"], []),
+                                                   ("1.0", "jit", [], ["-C"]),
+                                                   ("1.7.27", "int", [], ["-X-C"]),
+                                                   ("10.1.1.0", "jit", [], ["-X+C"])])
+def test_jruby_modes_are_spelled_per_version(version, flag, jvm, mode):
+    """Regression: JRuby 1.0 rejects -X-C/-X+C ("unknown option X"); in 1.7+ -C means cd."""
+    rt = Runtime("jruby", version, Path("/java"), "test", (flag,), "17.0.15", jar=Path("/jruby.jar"))
+    argv, _ = rt.launch(Path("/p.rb"))
+    assert argv[1 : 1 + len(jvm)] == jvm
+    jar_at = argv.index("/jruby.jar")
+    assert argv[jar_at + 1 : jar_at + 1 + len(mode)] == mode and argv[jar_at + 1 + len(mode)] == "-I"

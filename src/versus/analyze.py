@@ -168,13 +168,24 @@ def _paired(top: ArmResult, bottom: ArmResult, claim: experiments.Claim) -> bool
     pinned = {k for k, _ in claim.numerator.params} | {k for k, _ in (claim.denominator.params if claim.denominator else ())}
     if {k: v for k, v in top.params.items() if k not in pinned} != {k: v for k, v in bottom.params.items() if k not in pinned}:
         return False
-    if top.case != bottom.case and top.info["family"] == bottom.info["family"]:
+    same_family = top.info["family"] == bottom.info["family"]
+    if top.case != bottom.case and same_family:
         return top.runtime == bottom.runtime
+    if same_family and claim.denominator and _unflagged(claim.numerator.runtime) == _unflagged(claim.denominator.runtime):
+        # jruby+int ÷ jruby+jit: one version in two modes, never one version against another
+        return top.info["version"] == bottom.info["version"] and \
+            top.info.get("jdk_version", "").split(".")[0] == bottom.info.get("jdk_version", "").split(".")[0]
     jdk_a, jdk_b = top.info.get("jdk_version", ""), bottom.info.get("jdk_version", "")
     hosted = {"jython", "jruby"}
     if top.info["family"] in hosted and bottom.info["family"] in hosted:
         return jdk_a.split(".")[0] == jdk_b.split(".")[0]
     return True
+
+
+def _unflagged(selector: str) -> str:
+    """The selector without its +flags: `jruby@1+int` → `jruby@1`."""
+    head, _, jdk = selector.partition("/")
+    return head.split("+")[0] + (f"/{jdk}" if jdk else "")
 
 
 def analyze(store: Store, session_id: int | None = None, delta: float = stats.DELTA) -> Analysis:

@@ -66,8 +66,8 @@ class Runtime:
             flags = ["--yjit"] if "yjit" in self.flags else []
             return [exe, *flags, "-I", str(HELPERS / "ruby"), str(program)], {}
         if self.family == "jruby":
-            mode = ["-X-C"] if "int" in self.flags else (["-X+C"] if "jit" in self.flags else [])
-            return [exe, "-Xss4m", "-jar", str(self.jar), *mode, "-I", str(HELPERS / "ruby"), str(program)], {}
+            jvm, mode = self._jruby_mode()
+            return [exe, *jvm, "-Xss4m", "-jar", str(self.jar), *mode, "-I", str(HELPERS / "ruby"), str(program)], {}
         if self.family == "java":
             mode = ["-Xint"] if "int" in self.flags else []
             return [exe, *mode, "-cp", str(classpath), program.stem], {}
@@ -76,3 +76,13 @@ class Runtime:
         if self.family == "rust":  # `classpath` is the binary the driver built from the Cargo project
             return [str(classpath)], {}
         raise ValueError(f"no launcher for {self.family}")
+
+    def _jruby_mode(self) -> tuple[list[str], list[str]]:
+        """(JVM options, JRuby options) for +int / +jit. JRuby 1.0 has no -X options: its JIT is a JVM
+        property, and -C pre-compiles; from 1.7 on, -C means "cd", and -X-C / -X+C choose the mode."""
+        old = self.version.split(".")[0] == "1" and self.version.split(".")[1:2] == ["0"]
+        if "int" in self.flags:
+            return (["-Djruby.jit.enabled=false"], []) if old else ([], ["-X-C"])
+        if "jit" in self.flags:
+            return ([], ["-C"]) if old else ([], ["-X+C"])
+        return [], []
