@@ -11,6 +11,7 @@ import threading
 import time
 import traceback
 
+import fastcond_build
 import versus_helper as vh
 
 try:
@@ -266,20 +267,7 @@ def prodcon_condition(ctx):
     return transactions(ctx, ns, check)
 
 
-def load_fastcond():
-    """fastcond from the folder scripts/build-fastcond.sh builds for this interpreter's version."""
-    tag = "cpython-%d.%d.%d" % tuple(sys.version_info[:3])
-    caches = [os.environ.get("VERSUS_CACHE"), os.path.join(os.path.expanduser("~"), ".cache", "versus")]
-    folders = [os.path.join(c, "fastcond", tag) for c in caches if c]
-    for folder in folders:
-        if os.path.isfile(os.path.join(folder, ".stamp")):
-            sys.path.insert(0, folder)
-            import fastcond
-            if not os.path.abspath(fastcond.__file__).startswith(os.path.abspath(folder)):
-                raise RuntimeError("imported %s instead of the build in %s" % (fastcond.__file__, folder))
-            return fastcond
-    raise RuntimeError("fastcond is not built for %s (looked in %s): run scripts/build-fastcond.sh"
-                       % (tag, ", ".join(folders)))
+load_fastcond = fastcond_build.load
 
 
 def prodcon_fastcond(ctx):

@@ -16,6 +16,7 @@ import socket
 import sys
 import threading
 import time
+import fastcond_build
 
 try:  # Python 3
     import socketserver
@@ -37,22 +38,7 @@ WORK = int(os.environ.get("VERSUS_PARAM_WORK", "2000"))
 MODES = ("stock", "fastcond")
 
 
-def load_fastcond():
-    """fastcond from the folder scripts/build-fastcond.sh builds for this interpreter's version."""
-    if sys.version_info[0] < 3 or hasattr(sys, "pypy_version_info"):
-        raise RuntimeError("fastcond is built for CPython 3 only")
-    tag = "cpython-%d.%d.%d" % tuple(sys.version_info[:3])
-    caches = [os.environ.get("VERSUS_CACHE"), os.path.join(os.path.expanduser("~"), ".cache", "versus")]
-    folders = [os.path.join(c, "fastcond", tag) for c in caches if c]
-    for folder in folders:
-        if os.path.isfile(os.path.join(folder, ".stamp")):
-            sys.path.insert(0, folder)
-            import fastcond
-            if not os.path.abspath(fastcond.__file__).startswith(os.path.abspath(folder)):
-                raise RuntimeError("imported %s instead of the build in %s" % (fastcond.__file__, folder))
-            return fastcond
-    raise RuntimeError("fastcond is not built for %s (looked in %s): run scripts/build-fastcond.sh"
-                       % (tag, ", ".join(folders)))
+load_fastcond = fastcond_build.load
 
 
 def page():

@@ -1,0 +1,21 @@
+"""Import fastcond from the build scripts/build-fastcond.sh made for this interpreter (Python 2.5+ syntax)."""
+import os
+import sys
+
+
+def load():
+    """The fastcond module built for this interpreter's exact version; a clear error if there is none."""
+    if sys.version_info[0] < 3 or hasattr(sys, "pypy_version_info"):
+        raise RuntimeError("fastcond is built for CPython 3 only")
+    tag = "cpython-%d.%d.%d" % tuple(sys.version_info[:3])
+    caches = [os.environ.get("VERSUS_CACHE"), os.path.join(os.path.expanduser("~"), ".cache", "versus")]
+    folders = [os.path.join(c, "fastcond", tag) for c in caches if c]
+    for folder in folders:
+        if os.path.isfile(os.path.join(folder, ".stamp")):
+            sys.path.insert(0, folder)
+            import fastcond
+            if not os.path.abspath(fastcond.__file__).startswith(os.path.abspath(folder)):
+                raise RuntimeError("imported %s instead of the build in %s" % (fastcond.__file__, folder))
+            return fastcond
+    raise RuntimeError("fastcond is not built for %s (looked in %s): run scripts/build-fastcond.sh"
+                       % (tag, ", ".join(folders)))
