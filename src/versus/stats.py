@@ -110,8 +110,8 @@ def _p_below(log_value: float, se: float, log_bound: float, df: float) -> float:
 
 
 def _units(estimate: Estimate) -> int:
-    """Independent units behind an estimate: its processes, or with one process its samples."""
-    return estimate.processes if estimate.processes > 1 else estimate.samples
+    """Independent units behind an estimate: its processes."""
+    return estimate.processes
 
 
 def _log_variance(estimate: Estimate) -> float:
@@ -139,8 +139,9 @@ def compare(a: Estimate, b: Estimate, delta: float = DELTA) -> Comparison:
     Welch–Satterthwaite degrees of freedom), so that A/A runs keep their nominal rate.
     """
     point = a.median.value / b.median.value
-    if a.processes < 2 and a.samples < 2 or b.processes < 2 and b.samples < 2:
-        # One value on a side says nothing about its spread: no verdict can be drawn.
+    if a.processes < 2 or b.processes < 2:
+        # One process says nothing about how processes differ (JIT, heap layout, warm-up): its samples
+        # are not independent replicates of the arm, so no interval and no verdict can be drawn.
         nan = float("nan")
         return Comparison(Interval(point, nan, nan), nan, 1.0, 1.0, float("inf"), 0)
     df = degrees_of_freedom(a, b)

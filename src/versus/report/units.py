@@ -17,7 +17,7 @@ def duration_ci(interval: Interval) -> str:
 
 def ratio(interval: Interval) -> str:
     if interval.low != interval.low:  # NaN: a single value per side
-        return f"{interval.value:.3g}× [no CI: one sample]"
+        return f"{interval.value:.3g}× [no CI: one process]"
     return f"{interval.value:.3g}× [{interval.low:.3g}, {interval.high:.3g}]"
 
 
