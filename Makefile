@@ -39,7 +39,8 @@ test-subjects:
 
 # The lab: every experiment, on every runtime found or fetchable, in one session. Each experiment's
 # quick method keeps it within 30 minutes here; `run-full` gives every experiment its full method
-# (about 45 minutes on this 2-core machine), as `versus run NAME` does for one.
+# (its experiments' full runs, measured one by one, add up to about 47 minutes here), as
+# `versus run NAME` does for one.
 run: setup
 	$(BIN)/versus run $(EXPERIMENTS) --quick
 
