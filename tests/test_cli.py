@@ -109,6 +109,13 @@ say(type="end")
     assert fractions == {"store[size=10]": "does not hold", "store[size=40]": "holds"}
     assert claims["fraction-short"]["verdict"] == "does not hold"
 
+    # A comma in --param sweeps from the command line; one value pins the sweep.
+    for values, sizes in (("10,20,40", ["10", "20", "40"]), ("20", ["20"])):
+        assert main(["run", str(folder), "--db", str(db), "--format", "json", "--processes", "1",
+                     "--param", f"size={values}"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        assert sorted(a["params"]["size"] for a in doc["arms"]) == sizes
+
 
 def test_a_claim_between_modes_pairs_each_version_with_itself():
     """Regression: jruby+int ÷ jruby+jit paired every JRuby version with every other one."""

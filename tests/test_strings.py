@@ -41,7 +41,7 @@ def test_every_case_runs_and_checks_on_monaco(db, capsys):
     doc = json.loads(captured.out)
     assert doc["failed_runs"] == []
     arms = {(a["case"], a["params"]["mode"]): a for a in doc["arms"]}
-    store_cases, codec_cases = ("write", "read", "write_read"), ("encode", "decode")
+    store_cases, codec_cases = ("write", "read", "write_read"), ("encode", "decode", "decode_alloc")
     expected = {(c, m) for c in (*store_cases, *codec_cases, "neo4j_encode", "neo4j_decode") for m in MODES}
     assert set(arms) == expected
     assert all(a["processes_ok"] == 1 and a["median"]["value"] > 0 for a in arms.values())
@@ -83,3 +83,4 @@ def test_every_case_runs_and_checks_on_monaco(db, capsys):
             assert metric(case, mode, "payloads") == jar["payloads"], (case, mode)
             assert metric(case, mode, "payload_digest") == jar["payload_digest"], (case, mode)
         assert metric("decode", mode, "decoded_utf8_bytes") == jar["decoded_utf8_bytes"], mode
+        assert metric("decode_alloc", mode, "decoded_utf8_bytes") == jar["decoded_utf8_bytes"], mode

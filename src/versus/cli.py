@@ -30,7 +30,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--samples", type=int, help="measured samples per process run")
     run.add_argument("--inner", type=int, help="iterations per sample (0: calibrate)")
     run.add_argument("--timeout", type=float, help="seconds before a process run is killed")
-    run.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="override a parameter")
+    run.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                     help="override a parameter; NAME=V1,V2 sweeps it")
     run.add_argument("--quick", action="store_true", help="the experiment's quick method: fewer processes and samples")
     run.add_argument("--resume", nargs="?", const=-1, type=int, metavar="SESSION", help="finish an interrupted session")
     run.add_argument("--seed", type=int, help="seed of the run order (stored with the session)")
@@ -129,12 +130,13 @@ def _runtimes(args: argparse.Namespace) -> int:
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     if not args.experiments:
         raise UsageError("no experiment named", "give a name from `versus list` or a path to a folder with experiment.toml")
-    params: dict[str, str] = {}
+    params: dict[str, str | list[str]] = {}
     for item in args.param:
         name, sep, value = item.partition("=")
         if not sep or not name:
-            raise UsageError(f"bad --param {item!r}", "write --param NAME=VALUE")
-        params[name.lower()] = value
+            raise UsageError(f"bad --param {item!r}", "write --param NAME=VALUE or NAME=V1,V2 for a sweep")
+        # A comma makes a sweep, as a list in experiment.toml does.
+        params[name.lower()] = value.split(",") if "," in value else value
     names = [str(experiments.find(e)) for e in args.experiments]
     method = {k: getattr(args, k) for k in ("processes", "warmup", "samples", "inner", "timeout")
               if getattr(args, k) is not None}

@@ -44,7 +44,7 @@ class Plan:
 
 
 def make_plan(experiments: list[Experiment], runtime_specs: list[str] | None, case_names: list[str] | None,
-              quick: bool, overrides: dict[str, int], param_overrides: dict[str, str] | None = None,
+              quick: bool, overrides: dict[str, int], param_overrides: dict[str, str | list[str]] | None = None,
               fetch: bool = True) -> Plan:
     arms: list[Arm] = []
     notes: list[str] = []

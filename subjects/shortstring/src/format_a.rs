@@ -1,7 +1,8 @@
 //! Format A: Neo4j 1.3 `ShortString`, one 64-bit payload.
 
 use crate::error::DecodeError;
-use crate::tables::{members, Alphabet};
+use crate::push::{push_ascii, push_latin1};
+use crate::tables::{members, Alphabet, MEMBERS, NONE};
 
 /// Which form format A chose for a string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32,8 +33,8 @@ const ORDER: [(Alphabet, usize); 5] = [
     (Alphabet::European, 9),
 ];
 
-fn min_len(a: Alphabet) -> usize {
-    if a == Alphabet::AlphaNum {
+const fn min_len(a: Alphabet) -> usize {
+    if matches!(a, Alphabet::AlphaNum) {
         10
     } else {
         8
@@ -61,6 +62,7 @@ fn top_byte(a: Alphabet, len: usize) -> u64 {
 ///
 /// Like the jar, a UTF8-form string with leading U+0000 loses them (the form
 /// strips leading zero bytes); see [`encode_lossless`].
+#[inline]
 pub fn encode(s: &str) -> Option<u64> {
     encode_with(s).map(|(v, _)| v)
 }
@@ -73,7 +75,33 @@ pub fn encode_lossless(s: &str) -> Option<u64> {
 }
 
 /// The payload and the form chosen.
+#[inline]
 pub fn encode_with(s: &str) -> Option<(u64, EncodingA)> {
+    let b = s.as_bytes();
+    let n = b.len();
+    // ASCII (most OSM values) has one unit per byte and skips UTF-16: one pass
+    // gathers the bytes and their alphabets, and finds any non-ASCII byte.
+    if n <= 7 {
+        let word = b.iter().fold(0u64, |d, &c| (d << 8) | u64::from(c));
+        if word & 0x8080_8080_8080_8080 == 0 {
+            return Some(match n {
+                0 => (0, EncodingA::Empty),
+                _ => (((0x78 | (n as u64 - 1)) << 56) | word, EncodingA::Latin1),
+            });
+        }
+    } else if n <= 15 {
+        let (mut mask, mut high) = (u16::MAX, 0u8);
+        for &c in b {
+            mask &= MEMBERS[usize::from(c)];
+            high |= c;
+        }
+        if high < 0x80 {
+            return encode_table(b, mask);
+        }
+    } else if n > 45 || b[..16].is_ascii() {
+        // A UTF-16 unit takes at most three UTF-8 bytes; or 16 ASCII units.
+        return None;
+    }
     let mut units = [0u16; 15];
     let mut len = 0;
     for u in s.encode_utf16() {
@@ -83,31 +111,27 @@ pub fn encode_with(s: &str) -> Option<(u64, EncodingA)> {
         units[len] = u;
         len += 1;
     }
-    let units = &units[..len];
+    encode_units(&units[..len], s)
+}
+
+#[inline]
+fn encode_units<U: Copy + Into<u16>>(units: &[U], s: &str) -> Option<(u64, EncodingA)> {
+    let len = units.len();
+    if len > 15 {
+        return None;
+    }
     if len == 0 {
         return Some((0, EncodingA::Empty));
     }
-    if len <= 7 && units.iter().all(|&u| u <= 0xFF) {
-        let data = units.iter().fold(0u64, |d, &u| (d << 8) | u as u64);
+    if len <= 7 && units.iter().all(|&u| u.into() <= 0xFF) {
+        let data = units
+            .iter()
+            .fold(0u64, |d, &u| (d << 8) | u64::from(u.into()));
         return Some((((0x78 | (len as u64 - 1)) << 56) | data, EncodingA::Latin1));
     }
     if len >= 8 {
-        let mut mask = u16::MAX;
-        for &u in units {
-            mask &= members(u);
-        }
-        for (a, max) in ORDER {
-            if mask & (1 << a.index()) != 0 && len <= max && len >= min_len(a) {
-                let step = a.step();
-                let mut data = 0u64;
-                for &u in units {
-                    let code = a.encode_char(u).expect("membership implies a code");
-                    data = (data << step) | code as u64;
-                }
-                return Some(((top_byte(a, len) << 56) | data, EncodingA::Table(a)));
-            }
-        }
-        return None;
+        let mask = units.iter().fold(u16::MAX, |m, &u| m & members(u.into()));
+        return encode_table(units, mask);
     }
     if len <= 6 && s.len() <= 7 {
         let v = s.bytes().fold(0u64, |v, b| (v << 8) | b as u64);
@@ -115,6 +139,49 @@ pub fn encode_with(s: &str) -> Option<(u64, EncodingA)> {
     }
     None
 }
+
+/// 8 to 15 units whose alphabets are `mask`, in the first table form that fits.
+#[inline]
+fn encode_table<U: Copy + Into<u16>>(units: &[U], mask: u16) -> Option<(u64, EncodingA)> {
+    let len = units.len();
+    let a = choose(mask, len)?;
+    let step = a.step();
+    // Membership implies a code, and that every unit is at most 0xFF.
+    let row = a.encode_row();
+    let data = units.iter().fold(0u64, |d, &u| {
+        (d << step) | u64::from(row[usize::from(u.into() as u8)])
+    });
+    Some(((top_byte(a, len) << 56) | data, EncodingA::Table(a)))
+}
+
+/// The table form the encoder picks for `len` characters whose alphabets are `mask`.
+#[inline]
+fn choose(mask: u16, len: usize) -> Option<Alphabet> {
+    let mask = mask & LEN_OK.get(len).copied().unwrap_or(0);
+    if mask == 0 {
+        return None;
+    }
+    ORDER
+        .into_iter()
+        .find(|&(a, _)| mask & (1 << a.index()) != 0)
+        .map(|(a, _)| a)
+}
+
+/// By length: the table forms that hold strings that long.
+const LEN_OK: [u16; 16] = {
+    let mut t = [0; 16];
+    let mut i = 0;
+    while i < ORDER.len() {
+        let (a, max) = ORDER[i];
+        let mut len = min_len(a);
+        while len <= max {
+            t[len] |= 1 << a.index();
+            len += 1;
+        }
+        i += 1;
+    }
+    t
+};
 
 /// Every form that could hold `s` on its own (alphabet and length), whether
 /// or not the encoder would choose it.
@@ -142,75 +209,140 @@ pub fn fitting(s: &str) -> Vec<EncodingA> {
 
 /// Decodes a payload. Errors for any payload that [`encode`] never writes.
 pub fn decode(v: u64) -> Result<String, DecodeError> {
-    let s = decode_raw(v)?;
-    if encode(&s) == Some(v) {
-        Ok(s)
-    } else {
-        Err(DecodeError::NonCanonical(s))
-    }
+    let mut s = String::with_capacity(16);
+    decode_into(v, &mut s)?;
+    Ok(s)
 }
 
-/// Reads the payload as the jar's decoder does, without the canonical check.
-fn decode_raw(v: u64) -> Result<String, DecodeError> {
+/// Like [`decode`], into `out` (cleared first), so that a loop can reuse one buffer.
+///
+/// Strictness costs no re-encoding: the header, the length, the unused bits
+/// and the encoder's choice of form are checked directly.
+#[inline]
+pub fn decode_into(v: u64, out: &mut String) -> Result<(), DecodeError> {
+    out.clear();
+    let len = ((v >> 56) & 7) as u32 + 1;
+    // The common case inline: LATIN1, all ASCII, no stray bits.
+    if v >> 59 == 0x78 >> 3
+        && len <= 7
+        && v & 0x0080_8080_8080_8080 == 0
+        && (v & LOW_56) >> (8 * len) == 0
+    {
+        push_ascii(out, v << (64 - 8 * len), len as usize);
+        return Ok(());
+    }
+    decode_other(v, out)
+}
+
+#[inline(never)]
+fn decode_other(v: u64, out: &mut String) -> Result<(), DecodeError> {
     if v == 0 {
-        return Ok(String::new());
+        return Ok(());
     }
     let t = (v >> 56) as u32;
-    let (a, len) = match t >> 4 {
-        0 if t & 0xF == 0 => return decode_utf8(v),
-        0 => (Alphabet::Numerical, t & 0xF),
-        1 => (Alphabet::Numerical, 15),
-        2 => (Alphabet::Upper, t & 0xF),
-        3 => (Alphabet::Upper, 12),
-        4 => (Alphabet::Lower, t & 0xF),
-        5 => (Alphabet::Lower, 12),
-        6 => (Alphabet::AlphaNum, 10),
-        7 if t & 8 != 0 => return Ok(decode_latin1(v, (t & 7) + 1)),
-        7 => (Alphabet::European, (t & 7) + 1),
-        _ => (Alphabet::European, 9),
+    // Full-length forms have a header nibble (a bit for EUROPEAN) and fill all 64 bits.
+    let (a, len, full) = match t >> 4 {
+        0 if t & 0xF == 0 => return decode_utf8(v, out),
+        0 => (Alphabet::Numerical, t & 0xF, false),
+        1 => (Alphabet::Numerical, 15, true),
+        2 => (Alphabet::Upper, t & 0xF, false),
+        3 => (Alphabet::Upper, 12, true),
+        4 => (Alphabet::Lower, t & 0xF, false),
+        5 => (Alphabet::Lower, 12, true),
+        6 => (Alphabet::AlphaNum, 10, true),
+        7 if t & 8 != 0 => return decode_latin1(v, (t & 7) + 1, out),
+        7 => (Alphabet::European, (t & 7) + 1, false),
+        _ => (Alphabet::European, 9, true),
     };
+    let n = len as usize;
     let step = a.step();
-    // Only the full-length forms may reach past bit 55.
-    let full = matches!(
-        (a, len),
-        (Alphabet::Numerical, 15)
-            | (Alphabet::Upper, 12)
-            | (Alphabet::Lower, 12)
-            | (Alphabet::AlphaNum, 10)
-            | (Alphabet::European, 9)
-    );
-    if len == 0 || (!full && len * step > 56) {
+    let fits = n >= min_len(a) && n <= max_len(a) && (full || len * step <= 56);
+    if !fits {
         return Err(DecodeError::BadLength {
             encoding: a.name(),
             len,
         });
     }
-    let mask = (1u64 << step) - 1;
-    let mut units = Vec::with_capacity(len as usize);
+    if !full && (v & LOW_56) >> (len * step) != 0 {
+        return Err(stray_bits());
+    }
+    let code_mask = (1u64 << step) - 1;
+    let row = a.decode_row();
+    let (mut mask, mut unused, mut high) = (u16::MAX, false, 0u16);
+    // Every table character is in U+0000..=U+00FF: one byte each, gathered
+    // big-endian in a register (byte stores then a word load would stall).
+    let mut chars = 0u128;
     for i in (0..len).rev() {
-        let code = ((v >> (i * step)) & mask) as u32;
-        let c = a.decode_char(code).ok_or(DecodeError::BadCode {
+        let unit = row[((v >> (i * step)) & code_mask & 0xFF) as usize];
+        unused |= unit == NONE;
+        mask &= MEMBERS[usize::from(unit as u8)];
+        high |= unit;
+        chars = chars << 8 | u128::from(unit as u8);
+    }
+    let chars = chars << (128 - 8 * len);
+    if unused {
+        let code = (0..len)
+            .rev()
+            .map(|i| ((v >> (i * step)) & code_mask) as u32)
+            .find(|&c| a.decode_char(c).is_none())
+            .unwrap_or(0);
+        return Err(DecodeError::BadCode {
             encoding: a.name(),
             code,
-        })?;
-        units.push(c);
+        });
     }
-    Ok(String::from_utf16(&units).expect("tables hold only BMP non-surrogates"))
+    if high < 0x80 {
+        push_ascii(out, (chars >> 64) as u64, n.min(8));
+        push_ascii(out, chars as u64, n.saturating_sub(8));
+    } else {
+        push_latin1(out, &chars.to_be_bytes()[..n]);
+    }
+    if choose(mask, n) != Some(a) {
+        return Err(DecodeError::NonCanonical(out.clone()));
+    }
+    Ok(())
 }
 
-fn decode_latin1(v: u64, len: u32) -> String {
-    (0..len)
-        .rev()
-        .map(|i| ((v >> (8 * i)) & 0xFF) as u8 as char)
-        .collect()
+const LOW_56: u64 = (1 << 56) - 1;
+
+fn max_len(a: Alphabet) -> usize {
+    ORDER
+        .iter()
+        .find(|(b, _)| *b == a)
+        .map_or(0, |&(_, max)| max)
 }
 
-fn decode_utf8(v: u64) -> Result<String, DecodeError> {
+fn stray_bits() -> DecodeError {
+    DecodeError::BadHeader("bits set beyond the string's length".into())
+}
+
+fn decode_latin1(v: u64, len: u32, out: &mut String) -> Result<(), DecodeError> {
+    // Eight characters would need the header byte: the encoder stops at seven.
+    if len > 7 {
+        return Err(DecodeError::BadLength {
+            encoding: "LATIN1",
+            len,
+        });
+    }
+    if (v & LOW_56) >> (8 * len) != 0 {
+        return Err(stray_bits());
+    }
+    let bytes = v.to_be_bytes();
+    let bytes = &bytes[8 - len as usize..];
+    push_latin1(out, bytes);
+    Ok(())
+}
+
+fn decode_utf8(v: u64, out: &mut String) -> Result<(), DecodeError> {
     let bytes = v.to_be_bytes();
     let start = bytes.iter().position(|&b| b != 0).unwrap_or(8);
-    std::str::from_utf8(&bytes[start..])
-        .map(str::to_owned)
-        .map_err(|_| DecodeError::BadUtf8)
+    let s = std::str::from_utf8(&bytes[start..]).map_err(|_| DecodeError::BadUtf8)?;
+    // LATIN1 takes any string of at most seven characters up to U+00FF.
+    if s.chars().all(|c| c <= '\u{FF}') || s.encode_utf16().count() > 6 {
+        return Err(DecodeError::NonCanonical(s.to_owned()));
+    }
+    out.push_str(s);
+    Ok(())
 }
 
 #[cfg(test)]
@@ -269,6 +401,32 @@ mod tests {
         assert_eq!(encode("\0中"), encode("中"));
         assert_eq!(encode_lossless("\0中"), None);
         assert_eq!(encode_lossless("中"), encode("中"));
+    }
+
+    /// A payload in a form the encoder would not choose for its string.
+    fn in_form(a: Alphabet, top: u64, s: &str) -> u64 {
+        let body = s.bytes().fold(0u64, |d, b| {
+            (d << a.step()) | u64::from(a.encode_char(b.into()).unwrap())
+        });
+        top << 56 | body
+    }
+
+    #[test]
+    fn rejects_strings_in_a_form_the_encoder_skips() {
+        // Nine lower-case letters are LOWER, not EUROPEAN; ten digits NUMERICAL, not ALPHANUM.
+        for v in [
+            in_form(Alphabet::European, 0x80, "abcdefghi"),
+            in_form(Alphabet::AlphaNum, 0x60, "0123456789"),
+        ] {
+            assert!(
+                matches!(decode(v), Err(DecodeError::NonCanonical(_))),
+                "{v:#018X}"
+            );
+        }
+        assert_eq!(
+            decode(in_form(Alphabet::Lower, 0x49, "abcdefghi")).as_deref(),
+            Ok("abcdefghi")
+        );
     }
 
     #[test]

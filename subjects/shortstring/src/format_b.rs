@@ -1,7 +1,8 @@
 //! Format B: Neo4j 1.9 `LongerShortString`, one to four 64-bit blocks.
 
 use crate::error::DecodeError;
-use crate::tables::{members, Alphabet};
+use crate::push::{push_ascii_padded, push_latin1};
+use crate::tables::{members, Alphabet, MEMBERS, NONE};
 
 /// Property type of a short string in long 0.
 const TYPE_SHORT_STRING: u64 = 11;
@@ -44,11 +45,7 @@ impl EncodingB {
         Some(match id {
             0 => EncodingB::Utf8,
             10 => EncodingB::Latin1,
-            _ => EncodingB::Table(
-                ORDER
-                    .into_iter()
-                    .find(|a| EncodingB::Table(*a).id() == id)?,
-            ),
+            _ => EncodingB::Table(*BY_ID.get(id as usize)?.as_ref()?),
         })
     }
 
@@ -61,7 +58,7 @@ impl EncodingB {
 
     /// Most characters (bytes for UTF8) that fit in four blocks.
     pub fn max_len(self) -> usize {
-        ((PAYLOAD_BITS - HEADER_BITS) / self.step()) as usize
+        max_len(self.step())
     }
 
     pub fn name(self) -> &'static str {
@@ -72,6 +69,23 @@ impl EncodingB {
         }
     }
 }
+
+/// The table encodings by id (0 and 10 are UTF8 and LATIN1).
+const BY_ID: [Option<Alphabet>; 13] = [
+    None,
+    Some(Alphabet::Numerical),
+    Some(Alphabet::Date),
+    Some(Alphabet::Upper),
+    Some(Alphabet::Lower),
+    Some(Alphabet::Email),
+    Some(Alphabet::Uri),
+    Some(Alphabet::AlphaNum),
+    Some(Alphabet::AlphaSym),
+    Some(Alphabet::European),
+    None,
+    Some(Alphabet::LowerHex),
+    Some(Alphabet::UpperHex),
+];
 
 /// Table encodings in the order the encoder tries them.
 const ORDER: [Alphabet; 11] = [
@@ -88,16 +102,11 @@ const ORDER: [Alphabet; 11] = [
     Alphabet::UpperHex,
 ];
 
-fn large_mask() -> u16 {
-    [
-        Alphabet::Uri,
-        Alphabet::AlphaNum,
-        Alphabet::AlphaSym,
-        Alphabet::European,
-    ]
-    .iter()
-    .fold(0, |m, a| m | 1 << a.index())
-}
+/// The forms the encoder skips for strings longer than 36 characters.
+const LARGE: u16 = 1 << Alphabet::Uri.index()
+    | 1 << Alphabet::AlphaNum.index()
+    | 1 << Alphabet::AlphaSym.index()
+    | 1 << Alphabet::European.index();
 
 /// An encoded value: `len` blocks of `blocks` are used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -112,81 +121,164 @@ impl Blocks {
     }
 }
 
-/// Little-endian bit stream over up to four longs.
+/// Writes a little-endian bit string, one block at a time from a register:
+/// OR-ing into an array instead chained every character through memory.
 struct BitWriter {
-    b: Blocks,
-    pos: u32,
+    blocks: [u64; MAX_BLOCKS],
+    acc: u64,
+    used: u32,
+    next: usize,
 }
 
 impl BitWriter {
-    fn put(&mut self, value: u64, bits: u32) {
-        let (i, off) = ((self.pos / 64) as usize, self.pos % 64);
-        self.b.blocks[i] |= value << off;
-        if off + bits > 64 {
-            self.b.blocks[i + 1] |= value >> (64 - off);
+    fn new(header: u64) -> BitWriter {
+        BitWriter {
+            blocks: [0; MAX_BLOCKS],
+            acc: header,
+            used: HEADER_BITS,
+            next: 0,
         }
-        self.pos += bits;
+    }
+
+    /// Appends `value` (< 2^step, step ≤ 8).
+    #[inline]
+    fn put(&mut self, value: u64, step: u32) {
+        self.acc |= value << self.used;
+        self.used += step;
+        if self.used >= 64 {
+            self.used -= 64;
+            self.blocks[self.next & 3] = self.acc;
+            self.next += 1;
+            // The bits that did not fit (none when `used` is now 0).
+            self.acc = (value >> 1) >> (step - 1 - self.used);
+        }
+    }
+
+    fn finish(mut self) -> [u64; MAX_BLOCKS] {
+        if self.used > 0 {
+            self.blocks[self.next & 3] = self.acc;
+        }
+        self.blocks
     }
 }
 
-fn get_bits(blocks: &[u64], pos: u32, bits: u32) -> u64 {
-    let (i, off) = ((pos / 64) as usize, pos % 64);
-    let mut v = blocks[i] >> off;
-    if off + bits > 64 {
-        v |= blocks[i + 1] << (64 - off);
+/// Reads what [`BitWriter`] wrote.
+struct BitReader<'a> {
+    blocks: &'a [u64],
+    acc: u64,
+    avail: u32,
+    next: usize,
+}
+
+impl<'a> BitReader<'a> {
+    fn new(blocks: &'a [u64]) -> BitReader<'a> {
+        BitReader {
+            blocks,
+            acc: blocks[0] >> HEADER_BITS,
+            avail: 64 - HEADER_BITS,
+            next: 1,
+        }
     }
-    v & ((1u64 << bits) - 1)
+
+    /// The next `step` (≤ 8) bits; zeros past the last block.
+    #[inline]
+    fn take(&mut self, step: u32) -> u64 {
+        let mask = (1 << step) - 1;
+        if self.avail >= step {
+            let v = self.acc & mask;
+            self.acc >>= step;
+            self.avail -= step;
+            return v;
+        }
+        let next = self.blocks.get(self.next).copied().unwrap_or(0);
+        self.next += 1;
+        let v = (self.acc | next << self.avail) & mask;
+        self.acc = next >> (step - self.avail);
+        self.avail += 64 - step;
+        v
+    }
 }
 
 /// Encodes with key id 0, as the CLI does.
+#[inline]
 pub fn encode(s: &str) -> Option<Blocks> {
     encode_key(0, s)
 }
 
 /// Encodes `s` as Neo4j 1.9 would for property key `key_id` (< 2^24).
+#[inline]
 pub fn encode_key(key_id: u32, s: &str) -> Option<Blocks> {
     encode_with(key_id, s).map(|(b, _)| b)
 }
 
 /// The blocks and the form chosen.
+#[inline]
 pub fn encode_with(key_id: u32, s: &str) -> Option<(Blocks, EncodingB)> {
     assert!(key_id < 1 << 24, "key id must fit 24 bits");
-    let mut units = [0u16; 54];
+    let b = s.as_bytes();
+    let n = b.len();
+    // ASCII (most OSM values) has one unit per byte and skips UTF-16: one pass
+    // gathers the alphabets and finds any non-ASCII byte.
+    if n <= MAX_UNITS {
+        let (mut mask, mut high) = (u16::MAX, 0u8);
+        for &c in b {
+            mask &= MEMBERS[usize::from(c)];
+            high |= c;
+        }
+        if high < 0x80 {
+            return encode_units(key_id, b, mask, s);
+        }
+    } else if n > 3 * MAX_UNITS || b[..=MAX_UNITS].is_ascii() {
+        // A UTF-16 unit takes at most three UTF-8 bytes; or 55 ASCII units.
+        return None;
+    }
+    let mut units = [0u16; MAX_UNITS];
     let mut len = 0;
     for u in s.encode_utf16() {
-        if len == units.len() {
+        if len == MAX_UNITS {
             return None;
         }
         units[len] = u;
         len += 1;
     }
     let units = &units[..len];
+    let mask = units.iter().fold(u16::MAX, |m, &u| m & members(u));
+    encode_units(key_id, units, mask, s)
+}
+
+/// The longest string any form holds: 54 NUMERICAL characters.
+const MAX_UNITS: usize = 54;
+
+#[inline]
+/// `units` are `s`'s, and `mask` their alphabets.
+fn encode_units<U: Copy + Into<u16>>(
+    key_id: u32,
+    units: &[U],
+    mask: u16,
+    s: &str,
+) -> Option<(Blocks, EncodingB)> {
+    let len = units.len();
+    if len > MAX_UNITS {
+        return None;
+    }
     if len == 0 {
-        return Some((
-            write(key_id, EncodingB::Latin1, 0, std::iter::empty()),
-            EncodingB::Latin1,
-        ));
+        let e = EncodingB::Latin1;
+        return Some((write(key_id, e, 0, std::iter::empty()), e));
     }
-    let mut mask = u16::MAX;
-    if len > 36 {
-        mask &= !large_mask();
-    }
-    for &u in units {
-        mask &= members(u);
-    }
-    for a in ORDER {
+    if let Some(a) = choose(mask, len) {
+        // Membership implies a code, and that every unit is at most 0xFF.
+        let row = a.encode_row();
+        let codes = units
+            .iter()
+            .map(|&u| u64::from(row[usize::from(u.into() as u8)]));
         let e = EncodingB::Table(a);
-        if mask & (1 << a.index()) != 0 && e.max_len() >= len {
-            let codes = units
-                .iter()
-                .map(|&u| a.encode_char(u).expect("membership implies a code") as u64);
-            return Some((write(key_id, e, len, codes), e));
-        }
+        return Some((write(key_id, e, len, codes), e));
     }
     if len <= 27 {
-        if units.iter().all(|&u| u <= 0xFF) {
+        if units.iter().all(|&u| u.into() <= 0xFF) {
             let e = EncodingB::Latin1;
-            return Some((write(key_id, e, len, units.iter().map(|&u| u as u64)), e));
+            let codes = units.iter().map(|&u| u64::from(u.into()));
+            return Some((write(key_id, e, len, codes), e));
         }
         if s.len() <= 27 {
             let e = EncodingB::Utf8;
@@ -194,6 +286,55 @@ pub fn encode_with(key_id: u32, s: &str) -> Option<(Blocks, EncodingB)> {
         }
     }
     None
+}
+
+/// The table form the encoder picks for `len` characters whose alphabets are `mask`.
+#[inline]
+fn choose(mask: u16, len: usize) -> Option<Alphabet> {
+    let mask = mask & LEN_OK.get(len).copied().unwrap_or(0);
+    if mask == 0 {
+        return None;
+    }
+    ORDER.into_iter().find(|&a| mask & (1 << a.index()) != 0)
+}
+
+/// Bits per character by encoding id; 0 for ids no encoding has.
+const STEP_BY_ID: [u32; 32] = {
+    let mut t = [0; 32];
+    t[0] = 8;
+    t[10] = 8;
+    let mut id = 0;
+    while id < BY_ID.len() {
+        if let Some(a) = BY_ID[id] {
+            t[id] = a.step();
+        }
+        id += 1;
+    }
+    t
+};
+
+/// By length: the table forms that may hold a string that long.
+const LEN_OK: [u16; MAX_UNITS + 1] = {
+    let mut t = [0; MAX_UNITS + 1];
+    let mut len = 0;
+    while len <= MAX_UNITS {
+        let mut i = 0;
+        while i < ORDER.len() {
+            let a = ORDER[i];
+            let large = LARGE & (1 << a.index()) != 0;
+            if max_len(a.step()) >= len && (len <= 36 || !large) {
+                t[len] |= 1 << a.index();
+            }
+            i += 1;
+        }
+        len += 1;
+    }
+    t
+};
+
+/// Most characters (bytes for UTF8) of `step` bits that fit in four blocks.
+const fn max_len(step: u32) -> usize {
+    ((PAYLOAD_BITS - HEADER_BITS) / step) as usize
 }
 
 /// Every form that could hold `s` on its own (alphabet and length), whether
@@ -217,52 +358,79 @@ pub fn fitting(s: &str) -> Vec<EncodingB> {
     out
 }
 
+#[inline]
 fn write(key_id: u32, e: EncodingB, len: usize, codes: impl Iterator<Item = u64>) -> Blocks {
     let step = e.step();
     let bits = HEADER_BITS + len as u32 * step;
-    let mut w = BitWriter {
-        b: Blocks {
-            blocks: [0; MAX_BLOCKS],
-            len: bits.div_ceil(64) as usize,
-        },
-        pos: 0,
-    };
-    w.put(
-        key_id as u64 | TYPE_SHORT_STRING << 24 | e.id() << 28 | (len as u64) << 33,
-        HEADER_BITS,
-    );
+    let mut w =
+        BitWriter::new(key_id as u64 | TYPE_SHORT_STRING << 24 | e.id() << 28 | (len as u64) << 33);
     for c in codes {
         w.put(c, step);
     }
-    w.b
+    Blocks {
+        blocks: w.finish(),
+        len: bits.div_ceil(64) as usize,
+    }
 }
 
 /// How many blocks a short string takes, from its long 0 alone.
 pub fn blocks_needed(first: u64) -> Result<usize, DecodeError> {
     let id = (first >> 28) & 0x1F;
-    let e = EncodingB::from_id(id)
-        .ok_or_else(|| DecodeError::BadHeader(format!("no encoding has id {id}")))?;
+    let step = STEP_BY_ID[id as usize];
+    if step == 0 {
+        return Err(DecodeError::BadHeader(format!("no encoding has id {id}")));
+    }
     let len = ((first >> 33) & 0x3F) as u32;
-    if len as usize > e.max_len() {
+    if len as usize > max_len(step) {
+        let e = EncodingB::from_id(id).expect("an id with a step");
         return Err(DecodeError::BadLength {
             encoding: e.name(),
             len,
         });
     }
-    Ok((HEADER_BITS + len * e.step()).div_ceil(64) as usize)
+    Ok((HEADER_BITS + len * step).div_ceil(64) as usize)
+}
+
+/// LATIN1 as a table: each code is its character.
+const LATIN1_ROW: [u16; 256] = {
+    let mut t = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as u16;
+        i += 1;
+    }
+    t
+};
+
+/// The error for the first code of `a` that no character has.
+#[cold]
+fn first_unused_code(a: Alphabet, blocks: &[u64], n: usize) -> DecodeError {
+    let mut bits = BitReader::new(blocks);
+    let code = (0..n)
+        .map(|_| bits.take(a.step()) as u32)
+        .find(|&c| a.decode_char(c).is_none())
+        .unwrap_or(0);
+    DecodeError::BadCode {
+        encoding: a.name(),
+        code,
+    }
 }
 
 /// Decodes blocks to (key id, string). Errors for any blocks that
 /// [`encode_key`] never writes.
 pub fn decode(blocks: &[u64]) -> Result<(u32, String), DecodeError> {
-    let (key, s) = decode_raw(blocks)?;
-    match encode_key(key, &s) {
-        Some(b) if b.as_slice() == blocks => Ok((key, s)),
-        _ => Err(DecodeError::NonCanonical(s)),
-    }
+    let mut s = String::new();
+    let key = decode_into(blocks, &mut s)?;
+    Ok((key, s))
 }
 
-fn decode_raw(blocks: &[u64]) -> Result<(u32, String), DecodeError> {
+/// Like [`decode`], into `out` (cleared first), so that a loop can reuse one
+/// buffer; returns the key id.
+///
+/// Strictness costs no re-encoding: the header, the block count, the unused
+/// bits and the encoder's choice of form are checked directly.
+pub fn decode_into(blocks: &[u64], out: &mut String) -> Result<u32, DecodeError> {
+    out.clear();
     let first = *blocks.first().ok_or(DecodeError::BadBlockCount {
         expected: 1,
         got: 0,
@@ -274,44 +442,71 @@ fn decode_raw(blocks: &[u64]) -> Result<(u32, String), DecodeError> {
             "property type {ty} is not a short string (11)"
         )));
     }
-    let id = (first >> 28) & 0x1F;
-    let e = EncodingB::from_id(id)
-        .ok_or_else(|| DecodeError::BadHeader(format!("no encoding has id {id}")))?;
-    let len = ((first >> 33) & 0x3F) as u32;
-    if len as usize > e.max_len() {
-        return Err(DecodeError::BadLength {
-            encoding: e.name(),
-            len,
-        });
-    }
-    let step = e.step();
-    let expected = (HEADER_BITS + len * step).div_ceil(64) as usize;
+    let expected = blocks_needed(first)?;
     if blocks.len() != expected {
         return Err(DecodeError::BadBlockCount {
             expected,
             got: blocks.len(),
         });
     }
-    let codes = (0..len).map(|i| get_bits(blocks, HEADER_BITS + i * step, step) as u32);
-    let s = match e {
+    let e = EncodingB::from_id((first >> 28) & 0x1F).expect("checked by blocks_needed");
+    let len = ((first >> 33) & 0x3F) as u32;
+    let step = e.step();
+    let used = (HEADER_BITS + len * step) % 64;
+    if used != 0 && blocks[expected - 1] >> used != 0 {
+        return Err(DecodeError::BadHeader(
+            "bits set beyond the string's length".into(),
+        ));
+    }
+    let mut bits = BitReader::new(blocks);
+    let n = len as usize;
+    match e {
         EncodingB::Utf8 => {
-            let bytes: Vec<u8> = codes.map(|c| c as u8).collect();
-            String::from_utf8(bytes).map_err(|_| DecodeError::BadUtf8)?
+            let mut bytes = [0u8; 27];
+            for b in &mut bytes[..n] {
+                *b = bits.take(8) as u8;
+            }
+            let s = std::str::from_utf8(&bytes[..n]).map_err(|_| DecodeError::BadUtf8)?;
+            // LATIN1 takes any string of at most 27 characters up to U+00FF.
+            if s.chars().all(|c| c <= '\u{FF}') {
+                return Err(DecodeError::NonCanonical(s.to_owned()));
+            }
+            out.push_str(s);
         }
-        EncodingB::Latin1 => codes.map(|c| c as u8 as char).collect(),
-        EncodingB::Table(a) => {
-            let units = codes
-                .map(|code| {
-                    a.decode_char(code).ok_or(DecodeError::BadCode {
-                        encoding: a.name(),
-                        code,
-                    })
-                })
-                .collect::<Result<Vec<u16>, _>>()?;
-            String::from_utf16(&units).expect("tables hold only BMP non-surrogates")
+        EncodingB::Latin1 | EncodingB::Table(_) => {
+            // Every character of these forms is in U+0000..=U+00FF: one byte each here.
+            let mut buf = [0u8; 56];
+            let chars = &mut buf[..n];
+            let (mut mask, mut unused, mut high) = (u16::MAX, false, 0u8);
+            let row = match e {
+                EncodingB::Table(a) => a.decode_row(),
+                _ => &LATIN1_ROW,
+            };
+            for c in chars.iter_mut() {
+                let unit = row[bits.take(step) as usize & 0xFF];
+                unused |= unit == NONE;
+                *c = unit as u8;
+                mask &= MEMBERS[usize::from(*c)];
+                high |= *c;
+            }
+            let canonical = match e {
+                EncodingB::Table(a) if unused => return Err(first_unused_code(a, blocks, n)),
+                // The empty string is always LATIN1.
+                EncodingB::Table(a) => n > 0 && choose(mask, n) == Some(a),
+                _ => n == 0 || choose(mask, n).is_none(),
+            };
+            let chars = &buf[..n];
+            if high < 0x80 {
+                push_ascii_padded(out, &buf, n);
+            } else {
+                push_latin1(out, chars);
+            }
+            if !canonical {
+                return Err(DecodeError::NonCanonical(out.clone()));
+            }
         }
-    };
-    Ok((key, s))
+    }
+    Ok(key)
 }
 
 #[cfg(test)]
@@ -369,11 +564,39 @@ mod tests {
     }
 
     #[test]
+    fn ids_round_trip() {
+        for a in ORDER {
+            let e = EncodingB::Table(a);
+            assert_eq!(EncodingB::from_id(e.id()), Some(e));
+        }
+        assert_eq!(EncodingB::from_id(0), Some(EncodingB::Utf8));
+        assert_eq!(EncodingB::from_id(10), Some(EncodingB::Latin1));
+        assert_eq!(EncodingB::from_id(13), None);
+    }
+
+    #[test]
     fn rejects_blocks_no_encoder_writes() {
         assert!(decode(&[]).is_err());
         assert!(decode(&[0x000000824A000000]).is_err()); // type 10
         assert!(decode(&[0x000000824B000000, 0]).is_err()); // extra block
         assert!(decode(&[0x000000834B000000]).is_err()); // stray bit
         assert!(decode(&[0xFFFF_FFFF_FFFF_FFFF; 4]).is_err());
+        assert!(decode(&[0x000000001B000000]).is_err()); // empty NUMERICAL: "" is LATIN1
+        assert!(decode(&[0x000000000B000000]).is_err()); // empty UTF8
+                                                         // "abc" in EUROPEAN (id 9), which the encoder skips for LOWER.
+        let codes = "abc"
+            .bytes()
+            .map(|c| Alphabet::European.encode_char(c.into()).unwrap().into());
+        let european = write(0, EncodingB::Table(Alphabet::European), 3, codes);
+        assert_eq!(
+            decode(european.as_slice()),
+            Err(DecodeError::NonCanonical("abc".into()))
+        );
+        let abc_latin1 = 11u64 << 24 | 10 << 28 | 3 << 33;
+        let abc = (0x61u64 | 0x62 << 8 | 0x63 << 16) << 39;
+        assert_eq!(
+            decode(&[abc_latin1 | abc]),
+            Err(DecodeError::NonCanonical("abc".into()))
+        );
     }
 }

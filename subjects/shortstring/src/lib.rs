@@ -1,7 +1,7 @@
 //! Neo4j's short-string codecs, bit for bit: format A (1.3 `ShortString`)
 //! and format B (1.9 `LongerShortString`), plus the string statistics and a
 //! minimal property store built on them.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod error;
 pub mod format_a;
@@ -9,6 +9,7 @@ pub mod format_b;
 pub mod hex;
 pub mod osm;
 pub mod png;
+mod push;
 pub mod source;
 pub mod stats;
 pub mod store;

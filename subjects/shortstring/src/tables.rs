@@ -31,7 +31,8 @@ pub const ALL: [Alphabet; COUNT] = [
     Alphabet::UpperHex,
 ];
 
-const NONE: u16 = 0xFFFF;
+/// A code no character has.
+pub const NONE: u16 = 0xFFFF;
 const URI_PUNCT: &[u8; 22] = b"_.-:/+,'@|;*?&%#()$<>=";
 
 impl Alphabet {
@@ -68,8 +69,20 @@ impl Alphabet {
     /// The character for `code`, or None for an unused code.
     #[inline]
     pub fn decode_char(self, code: u32) -> Option<u16> {
-        let c = DECODE[self.index()][(code & 0x7F) as usize];
+        let c = DECODE[self.index()][(code & 0xFF) as usize];
         (code < (1 << self.step()) && c != NONE).then_some(c)
+    }
+
+    /// Characters by code; `NONE` for unused codes (and all codes ≥ 2^step).
+    #[inline]
+    pub fn decode_row(self) -> &'static [u16; 256] {
+        &DECODE[self.index()]
+    }
+
+    /// Codes by character (U+0000..=U+00FF); 0xFF where the alphabet has none.
+    #[inline]
+    pub fn encode_row(self) -> &'static [u8; 256] {
+        &ENCODE[self.index()]
     }
 
     /// The code for a UTF-16 unit, or None if this alphabet cannot hold it.
@@ -179,8 +192,8 @@ const fn dec(a: Alphabet, c: u8) -> u16 {
     }
 }
 
-const fn build_decode() -> [[u16; 128]; COUNT] {
-    let mut t = [[NONE; 128]; COUNT];
+const fn build_decode() -> [[u16; 256]; COUNT] {
+    let mut t = [[NONE; 256]; COUNT];
     let mut a = 0;
     while a < COUNT {
         let mut c = 0;
@@ -231,7 +244,7 @@ const fn build_members() -> [u16; 256] {
     m
 }
 
-static DECODE: [[u16; 128]; COUNT] = build_decode();
+static DECODE: [[u16; 256]; COUNT] = build_decode();
 static ENCODE: [[u8; 256]; COUNT] = build_encode();
 pub static MEMBERS: [u16; 256] = build_members();
 

@@ -128,3 +128,48 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Payloads one bit away from a real one: decode's direct validity check
+    /// must accept exactly those the encoder writes (it does not re-encode).
+    #[test]
+    fn a_decode_near_valid_payloads(s in interesting(), bit in 0u32..64) {
+        if let Some(v) = format_a::encode(&s) {
+            let w = v ^ (1 << bit);
+            if let Ok(back) = format_a::decode(w) {
+                prop_assert_eq!(format_a::encode(&back), Some(w), "{:#018X} -> {:?}", w, back);
+            }
+        }
+    }
+
+    #[test]
+    fn b_decode_near_valid_blocks(s in interesting(), key in 0u32..(1 << 24), bit in 0usize..256) {
+        if let Some(b) = format_b::encode_key(key, &s) {
+            let mut w = b.as_slice().to_vec();
+            if bit / 64 < w.len() {
+                w[bit / 64] ^= 1 << (bit % 64);
+                if let Ok((k, back)) = format_b::decode(&w) {
+                    let again = format_b::encode_key(k, &back).expect("decoded string encodes");
+                    prop_assert_eq!(again.as_slice(), w.as_slice(), "{:?}", back);
+                }
+            }
+        }
+    }
+
+    /// decode_into reuses its buffer and gives what decode gives.
+    #[test]
+    fn decode_into_matches_decode(s in interesting(), t in interesting()) {
+        let mut buf = String::new();
+        for x in [&s, &t] {
+            if let Some(v) = format_a::encode(x) {
+                prop_assert_eq!(format_a::decode_into(v, &mut buf).map(|_| buf.clone()), format_a::decode(v));
+            }
+            if let Some(b) = format_b::encode(x) {
+                let got = format_b::decode_into(b.as_slice(), &mut buf).map(|k| (k, buf.clone()));
+                prop_assert_eq!(got, format_b::decode(b.as_slice()));
+            }
+        }
+    }
+}

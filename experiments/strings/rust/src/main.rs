@@ -2,17 +2,34 @@
 //!
 //! Store cases (`write`, `read`, `write_read`) run the shortstring subject's store in the mode
 //! `VERSUS_PARAM_MODE` (dyn13, short13, b19, view16) over every tag value of the OSM extract
-//! `VERSUS_PARAM_DATASET` (delaware, helsinki, monaco). Codec cases (`encode`, `decode`) run the
-//! mode's string encoding over the same tag values: format A (short13), format B (b19), the 1.3
-//! dynamic store's UTF-16BE (dyn13), UTF-8 bytes (view16). Checks count mismatches: every case's
-//! check must be 0.
+//! `VERSUS_PARAM_DATASET` (delaware, helsinki, monaco). Codec cases (`encode`, `decode`,
+//! `decode_alloc`) run the mode's string encoding over the same tag values: format A (short13),
+//! format B (b19), the 1.3 dynamic store's UTF-16BE (dyn13), UTF-8 bytes (view16). `decode`
+//! decodes into one reused `String`, as a scan would; `decode_alloc` returns a new `String` per
+//! payload, as Neo4j's Java API must. Checks count mismatches: every case's check must be 0.
 use shortstring::store::{self, Mode, Sizes, Writer};
 use shortstring::{format_a, format_b};
 use std::hint::black_box;
 use std::path::PathBuf;
 use versus_helper::{param, run, Metric, Workload};
 
-const CASES: &[&str] = &["write", "read", "write_read", "encode", "decode"];
+const CASES: &[&str] = &[
+    "write",
+    "read",
+    "write_read",
+    "encode",
+    "decode",
+    "decode_alloc",
+];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Encode,
+    /// Into one reused buffer.
+    Decode,
+    /// A new `String` per payload.
+    DecodeAlloc,
+}
 
 /// The extracts, as `subjects/shortstring/fetch-data.sh` names them.
 fn extract(dataset: &str) -> Result<PathBuf, String> {
@@ -250,8 +267,11 @@ fn from_utf16be(b: &[u8]) -> Option<String> {
     String::from_utf16(&units).ok()
 }
 
+/// What a failed decode adds to a pass's digest.
+const FAILED: u64 = 1 << 40;
+
 struct CodecBench {
-    encode: bool,
+    pass: Pass,
     mode: Mode,
     strings: Vec<String>,
     /// The originals of `payloads`, index by index.
@@ -270,7 +290,7 @@ fn bytes_digest(b: &[u8]) -> u64 {
 }
 
 impl CodecBench {
-    fn new(encode: bool) -> Result<CodecBench, String> {
+    fn new(pass: Pass) -> Result<CodecBench, String> {
         let mode = mode()?;
         let strings: Vec<String> = load()?.into_iter().map(|(_, v)| v).collect();
         let mut originals = Vec::new();
@@ -297,7 +317,7 @@ impl CodecBench {
             }
         }
         let mut b = CodecBench {
-            encode,
+            pass,
             mode,
             strings,
             originals,
@@ -307,11 +327,7 @@ impl CodecBench {
             roundtrip_wrong: 0,
         };
         // Untimed reference: the digest of one pass, and the round trip of every payload.
-        b.expected = if encode {
-            b.encode_pass()
-        } else {
-            b.decode_pass()
-        };
+        b.expected = b.pass();
         b.roundtrip_wrong = b.roundtrip();
         Ok(b)
     }
@@ -349,9 +365,53 @@ impl CodecBench {
         sum
     }
 
-    /// Decodes every payload; the digest is the total UTF-8 length (a failed decode adds 2^40).
+    fn pass(&self) -> u64 {
+        match self.pass {
+            Pass::Encode => self.encode_pass(),
+            Pass::Decode => self.decode_pass(),
+            Pass::DecodeAlloc => self.decode_alloc_pass(),
+        }
+    }
+
+    /// Decodes every payload into one reused buffer; the digest is the total UTF-8 length (a
+    /// failed decode adds 2^40).
     fn decode_pass(&self) -> u64 {
-        const FAILED: u64 = 1 << 40;
+        let mut sum = 0u64;
+        let mut buf = String::with_capacity(256);
+        match &self.payloads {
+            Payloads::A(v) => {
+                for &p in v {
+                    sum += format_a::decode_into(p, &mut buf)
+                        .map_or(FAILED, |()| black_box(&buf).len() as u64);
+                }
+            }
+            Payloads::B(v) => {
+                for b in v {
+                    sum += format_b::decode_into(b.as_slice(), &mut buf)
+                        .map_or(FAILED, |_| black_box(&buf).len() as u64);
+                }
+            }
+            Payloads::Bytes(v) if self.mode == Mode::Dyn13 => {
+                for b in v {
+                    buf.clear();
+                    let units = b.chunks_exact(2).map(|c| u16::from_be_bytes([c[0], c[1]]));
+                    let ok = char::decode_utf16(units).try_for_each(|c| c.map(|c| buf.push(c)));
+                    sum += ok.map_or(FAILED, |()| black_box(&buf).len() as u64);
+                }
+            }
+            Payloads::Bytes(v) => {
+                for b in v {
+                    buf.clear();
+                    let ok = std::str::from_utf8(b).map(|s| buf.push_str(s));
+                    sum += ok.map_or(FAILED, |()| black_box(&buf).len() as u64);
+                }
+            }
+        }
+        sum
+    }
+
+    /// As [`decode_pass`], with a new `String` per payload.
+    fn decode_alloc_pass(&self) -> u64 {
         let mut sum = 0u64;
         match &self.payloads {
             Payloads::A(v) => {
@@ -424,11 +484,7 @@ impl CodecBench {
 impl Workload for CodecBench {
     fn iterate(&mut self, inner: u64) -> Result<(), String> {
         for _ in 0..inner {
-            self.last = black_box(if self.encode {
-                self.encode_pass()
-            } else {
-                self.decode_pass()
-            });
+            self.last = black_box(self.pass());
         }
         Ok(())
     }
@@ -451,7 +507,7 @@ impl Workload for CodecBench {
                 "digest",
             ),
         ];
-        if !self.encode {
+        if self.pass != Pass::Encode {
             m.push(Metric::new(
                 "decoded_utf8_bytes",
                 self.expected as f64,
@@ -468,8 +524,9 @@ fn main() {
             "write" => Box::new(StoreBench::new(StoreCase::Write)?) as Box<dyn Workload>,
             "read" => Box::new(StoreBench::new(StoreCase::Read)?),
             "write_read" => Box::new(StoreBench::new(StoreCase::WriteRead)?),
-            "encode" => Box::new(CodecBench::new(true)?),
-            "decode" => Box::new(CodecBench::new(false)?),
+            "encode" => Box::new(CodecBench::new(Pass::Encode)?),
+            "decode" => Box::new(CodecBench::new(Pass::Decode)?),
+            "decode_alloc" => Box::new(CodecBench::new(Pass::DecodeAlloc)?),
             other => return Err(format!("no case {other}")),
         })
     });
