@@ -3,6 +3,8 @@
 Arms (a one-slot mailbox passed between two threads):
   fastcond       fastcond.Condition() (its default lock: RLock, as the stdlib)
   fastcond_lock  fastcond.Condition(threading.Lock())
+  fastcond_nospin  fastcond.Condition() with its bounded spinning turned off
+                 (fastcond._spin_config(0, 0, 0)): the design before spinning
   threading      threading.Condition()
   threading_lock threading.Condition(threading.Lock())
   lock           two threading.Lock objects used as binary semaphores
@@ -92,9 +94,19 @@ def lock_pair(n):
     return dt
 
 
+def nospin_pair(n):
+    saved = fastcond._spin_config()
+    fastcond._spin_config(0, 0, 0)
+    try:
+        return cond_pair(fastcond.Condition(), n)
+    finally:
+        fastcond._spin_config(*saved)
+
+
 ARMS = {
     "fastcond": lambda n: cond_pair(fastcond.Condition(), n),
     "fastcond_lock": lambda n: cond_pair(fastcond.Condition(threading.Lock()), n),
+    "fastcond_nospin": nospin_pair,
     "threading": lambda n: cond_pair(threading.Condition(), n),
     "threading_lock": lambda n: cond_pair(threading.Condition(threading.Lock()), n),
     "lock": lock_pair,
@@ -137,7 +149,8 @@ def main():
 
     med = {a: statistics.median(rates[a]) for a in arms}
     pairs = [("fastcond", "threading"), ("fastcond_lock", "threading_lock"),
-             ("fastcond", "lock"), ("fastcond_lock", "lock")]
+             ("fastcond", "lock"), ("fastcond_lock", "lock"),
+             ("fastcond_nospin", "threading"), ("fastcond", "fastcond_nospin")]
     ratios = {}      # ratio of the medians
     paired = {}      # median of the ratios within each round (robust to drift)
     for a, b in pairs:
@@ -159,12 +172,12 @@ def main():
                                              platform.python_version(), args.rounds))
     for a in arms:
         srt = sorted(rates[a])
-        print("  %-15s median %9.0f handoffs/s  (min %9.0f, max %9.0f)"
+        print("  %-16s median %9.0f handoffs/s  (min %9.0f, max %9.0f)"
               "  %.2f sleeps/handoff"
               % (a, med[a], srt[0], srt[-1], statistics.median(csw[a])))
-    print("  ratio                         of medians   median of per-round ratios")
+    print("  ratio                           of medians   median of per-round ratios")
     for k, v in ratios.items():
-        print("  %-29s %6.2fx      %6.2fx" % (k, v, paired[k]))
+        print("  %-31s %6.2fx      %6.2fx" % (k, v, paired[k]))
 
 
 if __name__ == "__main__":

@@ -23,15 +23,20 @@
  * The notifier posts while holding the mutex and the waiter always takes
  * the mutex before its frame (and sem_t) goes away, so sem_post never
  * touches a dead semaphore.
+ *
+ * Before blocking, and before re-taking the GIL, a waiter spins briefly
+ * (bounded, adaptive, off while the CPUs are busy): see "bounded spinning".
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <pythread.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <errno.h>
 #include <time.h>
 #include <math.h>
+#include <sched.h>
 
 #if defined(__GLIBC__) && defined(__GLIBC_PREREQ)
 #  if __GLIBC_PREREQ(2, 30)
@@ -75,6 +80,7 @@ typedef struct fc_waiter {
     struct fc_waiter *prev, *next;
     sem_t sem;
     int notified;
+    unsigned long epoch;        /* fc_gil_epoch when posted */
 } fc_waiter;
 
 typedef struct {
@@ -91,6 +97,8 @@ typedef struct {
     pthread_mutex_t mutex;
     fc_waiter *head, *tail;
     Py_ssize_t nwaiters;
+    int spin_pre, spin_post;    /* adaptive spin budgets, ns */
+    unsigned int nspins;
 } CondObject;
 
 static PyTypeObject CondType;
@@ -99,6 +107,7 @@ static PyObject *default_lock_factory;   /* _thread.RLock */
 static PyObject *pypy_tick;   /* a Python-level no-op: runs PyPy's pending signal handlers */
 #endif
 static PyObject *saved_condition;        /* threading.Condition before patch() */
+static unsigned long fc_gil_epoch;       /* bumped after each GIL drop in wait */
 
 /* ---- waiter list: caller holds self->mutex ---- */
 
@@ -138,6 +147,7 @@ wake_locked(CondObject *self, Py_ssize_t n)
         fc_waiter *w = self->head;
         list_unlink(self, w);
         w->notified = 1;
+        w->epoch = __atomic_load_n(&fc_gil_epoch, __ATOMIC_RELAXED);
         sem_post(&w->sem);
         woken++;
     }
@@ -167,17 +177,197 @@ add_seconds(struct timespec *ts, double secs)
     }
 }
 
-/* Blocks until posted or the monotonic deadline; returns 0 or an errno. */
-static int
-sem_wait_until(sem_t *sem, int infinite, double deadline)
+/* ---- bounded spinning (see README, Benchmark) ----
+ * A handoff used to cost ~3 sleeps: the waiter slept on its semaphore, woke,
+ * then slept again on the GIL still held by the notifier.  So a waiter
+ * (without the GIL) first polls its semaphore for a short adaptive time,
+ * and once posted polls fc_gil_epoch, which every fastcond waiter bumps
+ * right after dropping the GIL, so that it takes the GIL when it is likely
+ * free.  Each spin polls for an adaptive budget of at most 50 us (plus the
+ * last yield); a post or GIL drop it misses only costs the old sleep. */
+
+static int fc_spin_pre_max = 50000, fc_spin_post_max = 50000;   /* ns */
+static int fc_spin_main = 1;   /* 0: main thread doesn't pre-spin; 1: it
+                                  re-checks signals (with the GIL) after */
+static unsigned long fc_main_ident;
+#define FC_SPIN_MIN 2000
+#define FC_RECHECK (-1)
+
+static long long
+mono_ns(void)
 {
-    int r;
-    int err;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#  define fc_pause() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#  define fc_pause() __asm__ __volatile__("yield" ::: "memory")
+#else
+#  define fc_pause() __asm__ __volatile__("" ::: "memory")
+#endif
+
+/* The spin loops pause and sched_yield: the scheduler often puts a waker
+ * and its wakee on one CPU, where only a yield lets the notifier run.  But
+ * a yield that took long means other work wants this CPU (another
+ * process): yielding then costs a whole time slice per handoff, far worse
+ * than sleeping, whose wakeup preempts.  So a slow yield ends the spin and
+ * turns spinning off process-wide for a backoff (10 ms, doubling up to 1 s
+ * while it recurs, halved by each spin whose yields were all quick). */
+#define FC_YIELD_SLOW 500000LL   /* below a time slice (>= 0.75 ms) */
+#define FC_BACKOFF_MIN 10000000LL
+#define FC_BACKOFF_MAX 1000000000LL
+static long long fc_nospin_until, fc_backoff = FC_BACKOFF_MIN;
+
+static int
+spin_allowed(long long now)
+{
+    return now >= __atomic_load_n(&fc_nospin_until, __ATOMIC_RELAXED);
+}
+
+/* yields; -1 if the yield was slow (and the backoff is started) */
+static int
+spin_yield(long long *now)
+{
+    long long t, b;
+    sched_yield();
+    t = mono_ns();
+    if (t - *now > FC_YIELD_SLOW) {
+        b = __atomic_load_n(&fc_backoff, __ATOMIC_RELAXED);
+        __atomic_store_n(&fc_nospin_until, t + b, __ATOMIC_RELAXED);
+        __atomic_store_n(&fc_backoff, b >= FC_BACKOFF_MAX / 2 ? FC_BACKOFF_MAX : 2 * b,
+                         __ATOMIC_RELAXED);
+        *now = t;
+        return -1;
+    }
+    *now = t;
+    return 0;
+}
+
+/* a spin that yielded, always quickly, and succeeded */
+static void
+spin_went_well(int yielded)
+{
+    long long b = __atomic_load_n(&fc_backoff, __ATOMIC_RELAXED);
+    if (yielded && b > FC_BACKOFF_MIN)
+        __atomic_store_n(&fc_backoff, b / 2 < FC_BACKOFF_MIN ? FC_BACKOFF_MIN : b / 2,
+                         __ATOMIC_RELAXED);
+}
+
+/* grow on success, halve on failure, within [FC_SPIN_MIN, max] */
+static void
+spin_adapt(int *budget, int max, int ok, long long spent)
+{
+    int b = __atomic_load_n(budget, __ATOMIC_RELAXED);
+    if (ok) {
+        long long nb = 2 * (long long)b;
+        if (nb < 4 * spent)
+            nb = 4 * spent;
+        b = nb > max ? max : (int)nb;
+    }
+    else
+        b = b / 2 < FC_SPIN_MIN ? FC_SPIN_MIN : b / 2;
+    __atomic_store_n(budget, b, __ATOMIC_RELAXED);
+}
+
+static int
+spin_budget(CondObject *self, int *budget, int max)
+{
+    if (max <= 0)
+        return 0;
+    /* every 32nd spin probes with the full budget so a small one can grow */
+    if ((__atomic_add_fetch(&self->nspins, 1, __ATOMIC_RELAXED) & 31) == 0)
+        return max;
+    return __atomic_load_n(budget, __ATOMIC_RELAXED);
+}
+
+/* No GIL.  Polls sem for up to the budget (and the deadline): 1 if taken,
+   0 if spun in vain, -1 if it didn't spin. */
+static int
+spin_trywait(CondObject *self, sem_t *sem, long long deadline_ns)
+{
+    long long t0, now;
+    int budget = spin_budget(self, &self->spin_pre, fc_spin_pre_max);
+    if (budget <= 0)
+        return -1;
+    t0 = now = mono_ns();
+    if (!spin_allowed(t0))
+        return -1;
+    if (deadline_ns && deadline_ns - t0 < budget)
+        budget = (int)(deadline_ns - t0);
+    while (now - t0 < budget) {
+        if (sem_trywait(sem) == 0) {
+            spin_adapt(&self->spin_pre, fc_spin_pre_max, 1, mono_ns() - t0);
+            spin_went_well(now != t0);
+            return 1;
+        }
+        fc_pause();
+        if (spin_yield(&now) < 0)
+            return sem_trywait(sem) == 0;
+    }
+    if (!deadline_ns || now < deadline_ns)
+        spin_adapt(&self->spin_pre, fc_spin_pre_max, 0, 0);
+    return 0;
+}
+
+/* No GIL, posted.  Waits (bounded) until some fastcond waiter has dropped
+   the GIL since the post, so that taking it won't sleep. */
+static void
+spin_for_gil(CondObject *self, unsigned long epoch)
+{
+    long long t0, now;
+    int budget = spin_budget(self, &self->spin_post, fc_spin_post_max);
+    if (budget <= 0 || __atomic_load_n(&fc_gil_epoch, __ATOMIC_ACQUIRE) != epoch)
+        return;
+    t0 = now = mono_ns();
+    if (!spin_allowed(t0))
+        return;
+    while (now - t0 < budget) {
+        if (__atomic_load_n(&fc_gil_epoch, __ATOMIC_ACQUIRE) != epoch) {
+            spin_adapt(&self->spin_post, fc_spin_post_max, 1, mono_ns() - t0);
+            spin_went_well(now != t0);
+            return;
+        }
+        fc_pause();
+        if (spin_yield(&now) < 0)
+            return;
+    }
+    spin_adapt(&self->spin_post, fc_spin_post_max, 0, 0);
+}
+
+#define FC_DROPPED_GIL() __atomic_add_fetch(&fc_gil_epoch, 1, __ATOMIC_RELEASE)
+
+/* Without the GIL (bumping fc_gil_epoch): spin, then block with `block`
+   unless the spin was in vain on the main thread (FC_RECHECK). */
+#define FC_SPIN_THEN(block)                                             \
+    Py_BEGIN_ALLOW_THREADS                                              \
+    FC_DROPPED_GIL();                                                   \
+    sp = spin ? spin_trywait(self, sem, dl_ns) : -1;                    \
+    if (sp == 1)                                                        \
+        err = 0;                                                        \
+    else if (sp == 0 && spin == 2)                                      \
+        err = FC_RECHECK;                                               \
+    else                                                                \
+        err = (block) == 0 ? 0 : errno;                                 \
+    if (err == 0)                                                       \
+        spin_for_gil(self, w->epoch);                                   \
+    Py_END_ALLOW_THREADS
+
+/* Blocks until posted or the monotonic deadline; returns 0, an errno, or
+   FC_RECHECK (spun in vain on the main thread, where a signal gives no
+   EINTR while spinning: check signals, call again with spin=0).
+   spin: 0 no pre-spin, 1 pre-spin, 2 pre-spin + recheck. */
+static int
+sem_wait_until(CondObject *self, fc_waiter *w, int infinite, double deadline,
+               int spin)
+{
+    sem_t *sem = &w->sem;
+    int r, err, sp;
+    long long dl_ns = 0;
     if (infinite) {
-        Py_BEGIN_ALLOW_THREADS
-        r = sem_wait(sem);
-        err = r == 0 ? 0 : errno;
-        Py_END_ALLOW_THREADS
+        FC_SPIN_THEN(sem_wait(sem))
         return err;
     }
     double remaining = deadline - mono_now();
@@ -188,20 +378,17 @@ sem_wait_until(sem_t *sem, int infinite, double deadline)
     struct timespec abs;
 #ifdef FC_HAVE_CLOCKWAIT
     clock_gettime(CLOCK_MONOTONIC, &abs);
+    dl_ns = (long long)abs.tv_sec * 1000000000LL + abs.tv_nsec
+            + (long long)(remaining * 1e9);
     add_seconds(&abs, remaining);
-    Py_BEGIN_ALLOW_THREADS
-    r = sem_clockwait(sem, CLOCK_MONOTONIC, &abs);
-    err = r == 0 ? 0 : errno;
-    Py_END_ALLOW_THREADS
+    FC_SPIN_THEN(sem_clockwait(sem, CLOCK_MONOTONIC, &abs))
 #else
     /* sem_timedwait takes CLOCK_REALTIME: recomputed each call, so a clock
        step can stretch or shorten one wait but the loop corrects it. */
+    dl_ns = mono_ns() + (long long)(remaining * 1e9);
     clock_gettime(CLOCK_REALTIME, &abs);
     add_seconds(&abs, remaining);
-    Py_BEGIN_ALLOW_THREADS
-    r = sem_timedwait(sem, &abs);
-    err = r == 0 ? 0 : errno;
-    Py_END_ALLOW_THREADS
+    FC_SPIN_THEN(sem_timedwait(sem, &abs))
 #endif
     return err;
 }
@@ -327,7 +514,7 @@ cond_wait_impl(CondObject *self, int infinite, double secs)
 {
     fc_waiter w;
     PyObject *saved, *r;
-    int own, got = 0, failed = 0;
+    int own, got = 0, failed = 0, spin;
     double deadline = 0;
 
     own = cond_is_owned_impl(self);
@@ -365,13 +552,22 @@ cond_wait_impl(CondObject *self, int infinite, double secs)
         return NULL;
     }
 
+    if (fc_spin_pre_max <= 0)
+        spin = 0;
+    else if (PyThread_get_thread_ident() != fc_main_ident)
+        spin = 1;
+    else
+        spin = fc_spin_main ? 2 : 0;
     for (;;) {
-        int err = sem_wait_until(&w.sem, infinite, deadline);
+        int err = sem_wait_until(self, &w, infinite, deadline, spin);
         if (err == 0) {
             got = 1;
             break;
         }
-        if (err == EINTR) {
+        if (err == EINTR || err == FC_RECHECK) {
+            /* a signal may have come while spinning, when no EINTR can */
+            if (spin == 2)
+                spin = 0;
             if (PyErr_CheckSignals() < 0) {
                 failed = 1;
                 break;
@@ -847,6 +1043,8 @@ cond_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     self->head = self->tail = NULL;
     self->nwaiters = 0;
+    self->spin_pre = fc_spin_pre_max > 0 ? fc_spin_pre_max : FC_SPIN_MIN;
+    self->spin_post = fc_spin_post_max > 0 ? fc_spin_post_max : FC_SPIN_MIN;
     return (PyObject *)self;
 }
 
@@ -998,7 +1196,54 @@ fc_is_patched(PyObject *mod, PyObject *unused)
     return PyBool_FromLong(v);
 }
 
+/* the thread that runs signal handlers: it must not miss a signal by
+   spinning where no EINTR can reach it */
+static int
+fc_set_main_ident(void)
+{
+    PyObject *threading, *mt, *ident;
+    threading = PyImport_ImportModule("threading");
+    if (threading == NULL)
+        return -1;
+    mt = PyObject_CallMethod(threading, "main_thread", NULL);
+    Py_DECREF(threading);
+    if (mt == NULL)
+        return -1;
+    ident = PyObject_GetAttrString(mt, "ident");
+    Py_DECREF(mt);
+    if (ident == NULL)
+        return -1;
+    fc_main_ident = PyLong_AsUnsignedLong(ident);
+    Py_DECREF(ident);
+    if (fc_main_ident == (unsigned long)-1 && PyErr_Occurred())
+        return -1;
+    return 0;
+}
+
+static PyObject *
+fc_after_fork(PyObject *mod, PyObject *unused)
+{
+    if (fc_set_main_ident() < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+fc_spin_config(PyObject *mod, PyObject *args)
+{
+    int pre = fc_spin_pre_max, post = fc_spin_post_max, main = fc_spin_main;
+    if (!PyArg_ParseTuple(args, "|iii:_spin_config", &pre, &post, &main))
+        return NULL;
+    fc_spin_pre_max = pre;
+    fc_spin_post_max = post;
+    fc_spin_main = main;
+    return Py_BuildValue("(iii)", pre, post, main);
+}
+
 static PyMethodDef fc_methods[] = {
+    {"_after_fork", fc_after_fork, METH_NOARGS, NULL},
+    {"_spin_config", fc_spin_config, METH_VARARGS,
+     "_spin_config([pre_ns, post_ns, main]) -> the spin settings (see README)."},
     {"patch", fc_patch, METH_NOARGS,
      "Install fastcond.Condition as threading.Condition."},
     {"unpatch", fc_unpatch, METH_NOARGS,
@@ -1064,6 +1309,8 @@ PyInit_fastcond(void)
             return NULL;
     }
 #endif
+    if (fc_set_main_ident() < 0)
+        return NULL;
     m = PyModule_Create(&fc_module);
     if (m == NULL)
         return NULL;
@@ -1072,6 +1319,30 @@ PyInit_fastcond(void)
         Py_DECREF(&CondType);
         Py_DECREF(m);
         return NULL;
+    }
+    {
+        /* a fork from another thread makes that thread the child's main */
+        PyObject *os = PyImport_ImportModule("os"), *reg = NULL, *fn = NULL,
+                 *kw = NULL, *args = NULL, *r = NULL;
+        if (os != NULL && PyObject_HasAttrString(os, "register_at_fork")) {
+            reg = PyObject_GetAttrString(os, "register_at_fork");
+            fn = PyObject_GetAttrString(m, "_after_fork");
+            args = PyTuple_New(0);
+            if (reg && fn && args)
+                kw = Py_BuildValue("{sO}", "after_in_child", fn);
+            if (kw)
+                r = PyObject_Call(reg, args, kw);
+        }
+        Py_XDECREF(os);
+        Py_XDECREF(reg);
+        Py_XDECREF(fn);
+        Py_XDECREF(kw);
+        Py_XDECREF(args);
+        if (r == NULL && PyErr_Occurred()) {
+            Py_DECREF(m);
+            return NULL;
+        }
+        Py_XDECREF(r);
     }
 #ifdef FC_HAVE_CLOCKWAIT
     PyModule_AddStringConstant(m, "timeout_clock", "CLOCK_MONOTONIC");
