@@ -54,3 +54,20 @@ def test_build_fastcond_is_idempotent_and_quick():
     build_fastcond()
     done = subprocess.run([str(ROOT / "scripts" / "build-fastcond.sh")], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "built" not in done.stderr, done.stderr
+
+
+def test_a_stale_fastcond_build_is_refused(tmp_path, monkeypatch):
+    """A build of an older fastcond.c would measure the old code (it happened once): load() says to rebuild."""
+    import sys
+
+    tag = "cpython-%d.%d.%d" % sys.version_info[:3]
+    cache = tmp_path / "cache"
+    folder = cache / "fastcond" / tag
+    folder.mkdir(parents=True)
+    monkeypatch.setenv("VERSUS_CACHE", str(cache))
+    monkeypatch.syspath_prepend(str(ROOT / "helpers" / "python"))
+    import fastcond_build
+
+    (folder / ".stamp").write_text("0" * 64 + " cc -O2\n")
+    with pytest.raises(RuntimeError, match="older subjects/fastcond/src/fastcond.c"):
+        fastcond_build.load()

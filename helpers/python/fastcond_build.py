@@ -3,6 +3,24 @@ import os
 import sys
 
 
+SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "subjects", "fastcond", "src",
+                      "fastcond.c")
+
+
+def _check_fresh(folder):
+    """A build of an older fastcond.c would measure the old code: refuse it (the stamp starts with the source's sha256)."""
+    if not os.path.isfile(SOURCE):
+        return
+    import hashlib
+    with open(SOURCE, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    with open(os.path.join(folder, ".stamp")) as f:
+        built = (f.read().split() or [""])[0]
+    if built != digest:
+        raise RuntimeError("the fastcond build in %s is of an older subjects/fastcond/src/fastcond.c: "
+                           "run scripts/build-fastcond.sh" % folder)
+
+
 def load():
     """The fastcond module built for this interpreter's exact version; a clear error if there is none."""
     if sys.version_info[0] < 3 or hasattr(sys, "pypy_version_info"):
@@ -12,6 +30,7 @@ def load():
     folders = [os.path.join(c, "fastcond", tag) for c in caches if c]
     for folder in folders:
         if os.path.isfile(os.path.join(folder, ".stamp")):
+            _check_fresh(folder)
             sys.path.insert(0, folder)
             import fastcond
             if not os.path.abspath(fastcond.__file__).startswith(os.path.abspath(folder)):
