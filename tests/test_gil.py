@@ -60,7 +60,7 @@ def test_a_stale_fastcond_build_is_refused(tmp_path, monkeypatch):
     """A build of an older fastcond.c would measure the old code (it happened once): load() says to rebuild."""
     import sys
 
-    tag = "cpython-%d.%d.%d" % sys.version_info[:3]
+    tag = "cpython-" + ".".join(map(str, sys.version_info[:3]))
     cache = tmp_path / "cache"
     folder = cache / "fastcond" / tag
     folder.mkdir(parents=True)

@@ -82,7 +82,7 @@ pub fn encode_with(s: &str) -> Option<(u64, EncodingA)> {
     // ASCII (most OSM values) has one unit per byte and skips UTF-16: one pass
     // gathers the bytes and their alphabets, and finds any non-ASCII byte.
     if n <= 7 {
-        let word = b.iter().fold(0u64, |d, &c| (d << 8) | u64::from(c));
+        let word = be_word(b);
         if word & 0x8080_8080_8080_8080 == 0 {
             return Some(match n {
                 0 => (0, EncodingA::Empty),
@@ -138,6 +138,23 @@ fn encode_units<U: Copy + Into<u16>>(units: &[U], s: &str) -> Option<(u64, Encod
         return Some((v, EncodingA::Utf8));
     }
     None
+}
+
+/// The big-endian value of up to 7 bytes, from two overlapping loads
+/// instead of a loop (overlapping bytes land on the same bits).
+#[inline]
+fn be_word(b: &[u8]) -> u64 {
+    let n = b.len();
+    if n >= 4 {
+        let head = u32::from_be_bytes(b[..4].try_into().expect("4 bytes"));
+        let tail = u32::from_be_bytes(b[n - 4..].try_into().expect("4 bytes"));
+        (u64::from(head) << (8 * (n - 4))) | u64::from(tail)
+    } else if n > 0 {
+        let (first, mid, last) = (u64::from(b[0]), u64::from(b[n / 2]), u64::from(b[n - 1]));
+        (first << (8 * (n - 1))) | (mid << (8 * (n - 1 - n / 2))) | last
+    } else {
+        0
+    }
 }
 
 /// 8 to 15 units whose alphabets are `mask`, in the first table form that fits.
@@ -371,6 +388,15 @@ mod tests {
     fn jar_vectors_decode() {
         for (s, v) in VECTORS {
             assert_eq!(decode(v).as_deref(), Ok(s), "{v:#018X}");
+        }
+    }
+
+    #[test]
+    fn be_word_is_the_bytes_big_endian() {
+        let bytes = b"abcdefg";
+        for n in 0..=7 {
+            let want = bytes[..n].iter().fold(0u64, |d, &c| (d << 8) | u64::from(c));
+            assert_eq!(be_word(&bytes[..n]), want, "{n}");
         }
     }
 
