@@ -162,12 +162,16 @@ fn be_word(b: &[u8]) -> u64 {
 fn encode_table<U: Copy + Into<u16>>(units: &[U], mask: u16) -> Option<(u64, EncodingA)> {
     let len = units.len();
     let a = choose(mask, len)?;
-    let step = a.step();
     // Membership implies a code, and that every unit is at most 0xFF.
     let row = a.encode_row();
-    let data = units.iter().fold(0u64, |d, &u| {
-        (d << step) | u64::from(row[usize::from(u.into() as u8)])
-    });
+    let code = |u: U| u64::from(row[usize::from(u.into() as u8)]);
+    // A constant step per arm: constant shifts in the loop.
+    let data = match a.step() {
+        4 => units.iter().fold(0u64, |d, &u| (d << 4) | code(u)),
+        5 => units.iter().fold(0u64, |d, &u| (d << 5) | code(u)),
+        6 => units.iter().fold(0u64, |d, &u| (d << 6) | code(u)),
+        _ => units.iter().fold(0u64, |d, &u| (d << 7) | code(u)),
+    };
     Some(((top_byte(a, len) << 56) | data, EncodingA::Table(a)))
 }
 
@@ -283,24 +287,20 @@ fn decode_other(v: u64, out: &mut String) -> Result<(), DecodeError> {
     if !full && (v & LOW_56) >> (len * step) != 0 {
         return Err(stray_bits());
     }
-    let code_mask = (1u64 << step) - 1;
     let row = a.decode_row();
-    let (mut mask, mut unused, mut high) = (u16::MAX, false, 0u16);
-    // Every table character is in U+0000..=U+00FF: one byte each, gathered
-    // big-endian in a register (byte stores then a word load would stall).
-    let mut chars = 0u128;
-    for i in (0..len).rev() {
-        let unit = row[((v >> (i * step)) & code_mask & 0xFF) as usize];
-        unused |= unit == NONE;
-        mask &= MEMBERS[usize::from(unit as u8)];
-        high |= unit;
-        chars = chars << 8 | u128::from(unit as u8);
-    }
+    // The codes from the top down, with a constant step per arm.
+    let codes = v << (64 - len * step);
+    let (chars, mask, unused, high) = match step {
+        4 => gather::<4>(codes, row, n),
+        5 => gather::<5>(codes, row, n),
+        6 => gather::<6>(codes, row, n),
+        _ => gather::<7>(codes, row, n),
+    };
     let chars = chars << (128 - 8 * len);
     if unused {
         let code = (0..len)
             .rev()
-            .map(|i| ((v >> (i * step)) & code_mask) as u32)
+            .map(|i| ((v >> (i * step)) & ((1 << step) - 1)) as u32)
             .find(|&c| a.decode_char(c).is_none())
             .unwrap_or(0);
         return Err(DecodeError::BadCode {
@@ -321,6 +321,23 @@ fn decode_other(v: u64, out: &mut String) -> Result<(), DecodeError> {
 }
 
 const LOW_56: u64 = (1 << 56) - 1;
+
+/// The characters of `n` codes of `STEP` bits at the top of `codes`, one byte
+/// each, big-endian in a register (byte stores then a word load would stall);
+/// their alphabets; whether a code was unused; the OR of the characters.
+#[inline(always)]
+fn gather<const STEP: u32>(mut codes: u64, row: &[u16; 256], n: usize) -> (u128, u16, bool, u16) {
+    let (mut chars, mut mask, mut unused, mut high) = (0u128, u16::MAX, false, 0u16);
+    for _ in 0..n {
+        let unit = row[(codes >> (64 - STEP)) as usize & 0xFF];
+        codes <<= STEP;
+        unused |= unit == NONE;
+        mask &= MEMBERS[usize::from(unit as u8)];
+        high |= unit;
+        chars = chars << 8 | u128::from(unit as u8);
+    }
+    (chars, mask, unused, high)
+}
 
 fn max_len(a: Alphabet) -> usize {
     ORDER
@@ -395,7 +412,9 @@ mod tests {
     fn be_word_is_the_bytes_big_endian() {
         let bytes = b"abcdefg";
         for n in 0..=7 {
-            let want = bytes[..n].iter().fold(0u64, |d, &c| (d << 8) | u64::from(c));
+            let want = bytes[..n]
+                .iter()
+                .fold(0u64, |d, &c| (d << 8) | u64::from(c));
             assert_eq!(be_word(&bytes[..n]), want, "{n}");
         }
     }

@@ -292,11 +292,28 @@ fn encode_units<U: Copy + Into<u16>>(
 #[inline]
 fn choose(mask: u16, len: usize) -> Option<Alphabet> {
     let mask = mask & LEN_OK.get(len).copied().unwrap_or(0);
-    if mask == 0 {
-        return None;
-    }
-    ORDER.into_iter().find(|&a| mask & (1 << a.index()) != 0)
+    ORDER
+        .get(usize::from(FIRST_IN_ORDER[usize::from(mask) & 0x7FF]))
+        .copied()
 }
+
+/// By alphabet mask: the position in ORDER of its first alphabet (0xFF: none).
+static FIRST_IN_ORDER: [u8; 1 << 11] = {
+    let mut t = [0xFF; 1 << 11];
+    let mut mask = 1;
+    while mask < 1 << 11 {
+        let mut i = 0;
+        while i < ORDER.len() {
+            if mask & (1 << ORDER[i].index()) != 0 {
+                t[mask] = i as u8;
+                break;
+            }
+            i += 1;
+        }
+        mask += 1;
+    }
+    t
+};
 
 /// Bits per character by encoding id; 0 for ids no encoding has.
 const STEP_BY_ID: [u32; 32] = {
@@ -391,6 +408,26 @@ pub fn blocks_needed(first: u64) -> Result<usize, DecodeError> {
     Ok((HEADER_BITS + len * step).div_ceil(64) as usize)
 }
 
+/// Reads a code of `STEP` bits per character of `chars` and stores the
+/// character; returns the alphabets of all of them, whether any code was
+/// unused, and the OR of the characters (≥ 0x80: not all ASCII).
+#[inline(always)]
+fn gather<const STEP: u32>(
+    bits: &mut BitReader,
+    row: &[u16; 256],
+    chars: &mut [u8],
+) -> (u16, bool, u8) {
+    let (mut mask, mut unused, mut high) = (u16::MAX, false, 0u8);
+    for c in chars.iter_mut() {
+        let unit = row[bits.take(STEP) as usize & 0xFF];
+        unused |= unit == NONE;
+        *c = unit as u8;
+        mask &= MEMBERS[usize::from(*c)];
+        high |= *c;
+    }
+    (mask, unused, high)
+}
+
 /// LATIN1 as a table: each code is its character.
 const LATIN1_ROW: [u16; 256] = {
     let mut t = [0; 256];
@@ -477,18 +514,18 @@ pub fn decode_into(blocks: &[u64], out: &mut String) -> Result<u32, DecodeError>
             // Every character of these forms is in U+0000..=U+00FF: one byte each here.
             let mut buf = [0u8; 56];
             let chars = &mut buf[..n];
-            let (mut mask, mut unused, mut high) = (u16::MAX, false, 0u8);
             let row = match e {
                 EncodingB::Table(a) => a.decode_row(),
                 _ => &LATIN1_ROW,
             };
-            for c in chars.iter_mut() {
-                let unit = row[bits.take(step) as usize & 0xFF];
-                unused |= unit == NONE;
-                *c = unit as u8;
-                mask &= MEMBERS[usize::from(*c)];
-                high |= *c;
-            }
+            // A constant step per arm: constant shifts in the loop.
+            let (mask, unused, high) = match step {
+                4 => gather::<4>(&mut bits, row, chars),
+                5 => gather::<5>(&mut bits, row, chars),
+                6 => gather::<6>(&mut bits, row, chars),
+                7 => gather::<7>(&mut bits, row, chars),
+                _ => gather::<8>(&mut bits, row, chars),
+            };
             let canonical = match e {
                 EncodingB::Table(a) if unused => return Err(first_unused_code(a, blocks, n)),
                 // The empty string is always LATIN1.
