@@ -292,28 +292,11 @@ fn encode_units<U: Copy + Into<u16>>(
 #[inline]
 fn choose(mask: u16, len: usize) -> Option<Alphabet> {
     let mask = mask & LEN_OK.get(len).copied().unwrap_or(0);
-    ORDER
-        .get(usize::from(FIRST_IN_ORDER[usize::from(mask) & 0x7FF]))
-        .copied()
-}
-
-/// By alphabet mask: the position in ORDER of its first alphabet (0xFF: none).
-static FIRST_IN_ORDER: [u8; 1 << 11] = {
-    let mut t = [0xFF; 1 << 11];
-    let mut mask = 1;
-    while mask < 1 << 11 {
-        let mut i = 0;
-        while i < ORDER.len() {
-            if mask & (1 << ORDER[i].index()) != 0 {
-                t[mask] = i as u8;
-                break;
-            }
-            i += 1;
-        }
-        mask += 1;
+    if mask == 0 {
+        return None;
     }
-    t
-};
+    ORDER.into_iter().find(|&a| mask & (1 << a.index()) != 0)
+}
 
 /// Bits per character by encoding id; 0 for ids no encoding has.
 const STEP_BY_ID: [u32; 32] = {
