@@ -2,7 +2,8 @@
 
 use crate::error::DecodeError;
 use crate::push::{push_ascii, push_latin1};
-use crate::tables::{members, Alphabet, MEMBERS, NONE};
+use crate::tables::{members, Alphabet, COUNT};
+use crate::words::{compress, map_at, scan};
 
 /// Which form format A chose for a string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,7 +43,7 @@ const fn min_len(a: Alphabet) -> usize {
 }
 
 /// The top byte T for a table encoding of `len` characters.
-fn top_byte(a: Alphabet, len: usize) -> u64 {
+const fn top_byte(a: Alphabet, len: usize) -> u64 {
     let n = len as u64;
     match (a, len) {
         (Alphabet::Numerical, 15) => 0x10,
@@ -54,7 +55,7 @@ fn top_byte(a: Alphabet, len: usize) -> u64 {
         (Alphabet::AlphaNum, _) => 0x60,
         (Alphabet::European, 9) => 0x80,
         (Alphabet::European, _) => 0x70 | (n - 1),
-        _ => unreachable!("not a format A alphabet"),
+        _ => panic!("not a format A alphabet"),
     }
 }
 
@@ -75,7 +76,7 @@ pub fn encode_lossless(s: &str) -> Option<u64> {
 }
 
 /// The payload and the form chosen.
-#[inline]
+#[inline(always)]
 pub fn encode_with(s: &str) -> Option<(u64, EncodingA)> {
     let b = s.as_bytes();
     let n = b.len();
@@ -90,13 +91,9 @@ pub fn encode_with(s: &str) -> Option<(u64, EncodingA)> {
             });
         }
     } else if n <= 15 {
-        let (mut mask, mut high) = (u16::MAX, 0u8);
-        for &c in b {
-            mask &= MEMBERS[usize::from(c)];
-            high |= c;
-        }
-        if high < 0x80 {
-            return encode_table(b, mask);
+        let (mask, ascii) = scan(b);
+        if ascii {
+            return encode_ascii_table(b, mask);
         }
     } else if n > 45 || b[..16].is_ascii() {
         // A UTF-16 unit takes at most three UTF-8 bytes; or 16 ASCII units.
@@ -175,17 +172,41 @@ fn encode_table<U: Copy + Into<u16>>(units: &[U], mask: u16) -> Option<(u64, Enc
     Some(((top_byte(a, len) << 56) | data, EncodingA::Table(a)))
 }
 
+/// 8 to 15 ASCII bytes whose alphabets are `mask`, eight codes at a time:
+/// each group's bytes big-endian, so that packing puts its first code on top.
+#[inline]
+fn encode_ascii_table(b: &[u8], mask: u16) -> Option<(u64, EncodingA)> {
+    let n = b.len();
+    let a = choose(mask, n)?;
+    let (step, row, rest) = (a.step(), a.encode_row(), n - 8);
+    let first = compress(map_at(b, 0, row).swap_bytes(), step);
+    // The word ending the string, without the bytes already packed.
+    let last = map_at(b, n - 8, row).swap_bytes() & ((1 << (8 * rest)) - 1);
+    let data = first << (rest as u32 * step) | compress(last, step);
+    Some((TOP_BYTES[a.index()][n] << 56 | data, EncodingA::Table(a)))
+}
+
+/// `top_byte` by alphabet index and length (0 where there is none).
+static TOP_BYTES: [[u64; 16]; COUNT] = {
+    let mut t = [[0; 16]; COUNT];
+    let mut i = 0;
+    while i < ORDER.len() {
+        let (a, max) = ORDER[i];
+        let mut len = min_len(a);
+        while len <= max {
+            t[a.index()][len] = top_byte(a, len);
+            len += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// The table form the encoder picks for `len` characters whose alphabets are `mask`.
 #[inline]
 fn choose(mask: u16, len: usize) -> Option<Alphabet> {
     let mask = mask & LEN_OK.get(len).copied().unwrap_or(0);
-    if mask == 0 {
-        return None;
-    }
-    ORDER
-        .into_iter()
-        .find(|&(a, _)| mask & (1 << a.index()) != 0)
-        .map(|(a, _)| a)
+    (mask != 0).then(|| Alphabet::first_of(mask))
 }
 
 /// By length: the table forms that hold strings that long.
@@ -287,63 +308,84 @@ fn decode_other(v: u64, out: &mut String) -> Result<(), DecodeError> {
     if !full && (v & LOW_56) >> (len * step) != 0 {
         return Err(stray_bits());
     }
-    let row = a.decode_row();
+    decode_table(v, a, len, out)
+}
+
+/// The `len` characters of a table form whose header and unused bits are right.
+#[inline(always)]
+fn decode_table(v: u64, a: Alphabet, len: u32, out: &mut String) -> Result<(), DecodeError> {
+    let (n, step) = (len as usize, a.step());
+    let entries = a.decode_entries();
     // The codes from the top down, with a constant step per arm.
     let codes = v << (64 - len * step);
-    let (chars, mask, unused, high) = match step {
-        4 => gather::<4>(codes, row, n),
-        5 => gather::<5>(codes, row, n),
-        6 => gather::<6>(codes, row, n),
-        _ => gather::<7>(codes, row, n),
+    let (chars, mask) = match step {
+        4 => gather::<4>(codes, entries, n),
+        5 => gather::<5>(codes, entries, n),
+        6 => gather::<6>(codes, entries, n),
+        _ => gather::<7>(codes, entries, n),
     };
     let chars = chars << (128 - 8 * len);
-    if unused {
-        let code = (0..len)
-            .rev()
-            .map(|i| ((v >> (i * step)) & ((1 << step) - 1)) as u32)
-            .find(|&c| a.decode_char(c).is_none())
-            .unwrap_or(0);
-        return Err(DecodeError::BadCode {
-            encoding: a.name(),
-            code,
-        });
+    // An unused code has no alphabets, so fails this too.
+    if choose(mask, n) != Some(a) {
+        return Err(not_chosen(a, v, len, chars));
     }
-    if high < 0x80 {
+    if chars & 0x8080_8080_8080_8080_8080_8080_8080_8080 == 0 {
         push_ascii(out, (chars >> 64) as u64, n.min(8));
         push_ascii(out, chars as u64, n.saturating_sub(8));
     } else {
         push_latin1(out, &chars.to_be_bytes()[..n]);
     }
-    if choose(mask, n) != Some(a) {
-        return Err(DecodeError::NonCanonical(out.clone()));
-    }
     Ok(())
+}
+
+/// Why the characters decoded in `a` are not what the encoder writes: an
+/// unused code (the first one), or another form being chosen.
+#[cold]
+fn not_chosen(a: Alphabet, v: u64, len: u32, chars: u128) -> DecodeError {
+    let step = a.step();
+    let unused = (0..len)
+        .rev()
+        .map(|i| ((v >> (i * step)) & ((1 << step) - 1)) as u32)
+        .find(|&c| a.decode_char(c).is_none());
+    match unused {
+        Some(code) => DecodeError::BadCode {
+            encoding: a.name(),
+            code,
+        },
+        None => {
+            let mut s = String::new();
+            push_latin1(&mut s, &chars.to_be_bytes()[..len as usize]);
+            DecodeError::NonCanonical(s)
+        }
+    }
 }
 
 const LOW_56: u64 = (1 << 56) - 1;
 
 /// The characters of `n` codes of `STEP` bits at the top of `codes`, one byte
-/// each, big-endian in a register (byte stores then a word load would stall);
-/// their alphabets; whether a code was unused; the OR of the characters.
+/// each, big-endian in a register (byte stores then a word load would stall),
+/// and the alphabets that hold them all (none if a code was unused).
 #[inline(always)]
-fn gather<const STEP: u32>(mut codes: u64, row: &[u16; 256], n: usize) -> (u128, u16, bool, u16) {
-    let (mut chars, mut mask, mut unused, mut high) = (0u128, u16::MAX, false, 0u16);
+fn gather<const STEP: u32>(mut codes: u64, entries: &[u32; 256], n: usize) -> (u128, u16) {
+    let (mut chars, mut mask) = (0u128, u32::MAX);
     for _ in 0..n {
-        let unit = row[(codes >> (64 - STEP)) as usize & 0xFF];
+        let e = entries[(codes >> (64 - STEP)) as usize & 0xFF];
         codes <<= STEP;
-        unused |= unit == NONE;
-        mask &= MEMBERS[usize::from(unit as u8)];
-        high |= unit;
-        chars = chars << 8 | u128::from(unit as u8);
+        mask &= e;
+        chars = chars << 8 | u128::from(e & 0xFF);
     }
-    (chars, mask, unused, high)
+    (chars, (mask >> 8) as u16)
 }
 
-fn max_len(a: Alphabet) -> usize {
-    ORDER
-        .iter()
-        .find(|(b, _)| *b == a)
-        .map_or(0, |&(_, max)| max)
+const fn max_len(a: Alphabet) -> usize {
+    let mut i = 0;
+    while i < ORDER.len() {
+        if ORDER[i].0 as usize == a as usize {
+            return ORDER[i].1;
+        }
+        i += 1;
+    }
+    0
 }
 
 fn stray_bits() -> DecodeError {

@@ -1,8 +1,13 @@
 //! Format B: Neo4j 1.9 `LongerShortString`, one to four 64-bit blocks.
 
 use crate::error::DecodeError;
-use crate::push::{push_ascii_padded, push_latin1};
-use crate::tables::{members, Alphabet, MEMBERS, NONE};
+use crate::push::{push_ascii, push_latin1};
+use crate::tables::{
+    members, Alphabet, ALL, COUNT, ENCODE, ENTRIES, LATIN1_ENTRIES, MEMBERS, NONE, PAIRS,
+};
+use crate::words::{
+    compress, expand, expand_pairs, le_word, map_at, map_bytes, read_bits, scan, BitWriter,
+};
 
 /// Property type of a short string in long 0.
 const TYPE_SHORT_STRING: u64 = 11;
@@ -21,7 +26,7 @@ pub enum EncodingB {
 
 impl EncodingB {
     /// The encoding id stored in bits 28–32.
-    pub fn id(self) -> u64 {
+    pub const fn id(self) -> u64 {
         match self {
             EncodingB::Utf8 => 0,
             EncodingB::Latin1 => 10,
@@ -109,93 +114,24 @@ const LARGE: u16 = 1 << Alphabet::Uri.index()
     | 1 << Alphabet::European.index();
 
 /// An encoded value: `len` blocks of `blocks` are used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Blocks {
     blocks: [u64; MAX_BLOCKS],
     len: usize,
+    /// Index into `FORMS`: kept here so the encoders return one value, which
+    /// the caller reads where it was written (a wrapping copy stalled on it).
+    form: usize,
 }
 
 impl Blocks {
+    /// The form the encoder chose.
+    pub fn encoding(&self) -> EncodingB {
+        FORMS[self.form]
+    }
+
+    #[inline]
     pub fn as_slice(&self) -> &[u64] {
         &self.blocks[..self.len]
-    }
-}
-
-/// Writes a little-endian bit string, one block at a time from a register:
-/// OR-ing into an array instead chained every character through memory.
-struct BitWriter {
-    blocks: [u64; MAX_BLOCKS],
-    acc: u64,
-    used: u32,
-    next: usize,
-}
-
-impl BitWriter {
-    fn new(header: u64) -> BitWriter {
-        BitWriter {
-            blocks: [0; MAX_BLOCKS],
-            acc: header,
-            used: HEADER_BITS,
-            next: 0,
-        }
-    }
-
-    /// Appends `value` (< 2^step, step ≤ 8).
-    #[inline]
-    fn put(&mut self, value: u64, step: u32) {
-        self.acc |= value << self.used;
-        self.used += step;
-        if self.used >= 64 {
-            self.used -= 64;
-            self.blocks[self.next & 3] = self.acc;
-            self.next += 1;
-            // The bits that did not fit (none when `used` is now 0).
-            self.acc = (value >> 1) >> (step - 1 - self.used);
-        }
-    }
-
-    fn finish(mut self) -> [u64; MAX_BLOCKS] {
-        if self.used > 0 {
-            self.blocks[self.next & 3] = self.acc;
-        }
-        self.blocks
-    }
-}
-
-/// Reads what [`BitWriter`] wrote.
-struct BitReader<'a> {
-    blocks: &'a [u64],
-    acc: u64,
-    avail: u32,
-    next: usize,
-}
-
-impl<'a> BitReader<'a> {
-    fn new(blocks: &'a [u64]) -> BitReader<'a> {
-        BitReader {
-            blocks,
-            acc: blocks[0] >> HEADER_BITS,
-            avail: 64 - HEADER_BITS,
-            next: 1,
-        }
-    }
-
-    /// The next `step` (≤ 8) bits; zeros past the last block.
-    #[inline]
-    fn take(&mut self, step: u32) -> u64 {
-        let mask = (1 << step) - 1;
-        if self.avail >= step {
-            let v = self.acc & mask;
-            self.acc >>= step;
-            self.avail -= step;
-            return v;
-        }
-        let next = self.blocks.get(self.next).copied().unwrap_or(0);
-        self.next += 1;
-        let v = (self.acc | next << self.avail) & mask;
-        self.acc = next >> (step - self.avail);
-        self.avail += 64 - step;
-        v
     }
 }
 
@@ -205,97 +141,221 @@ pub fn encode(s: &str) -> Option<Blocks> {
     encode_key(0, s)
 }
 
-/// Encodes `s` as Neo4j 1.9 would for property key `key_id` (< 2^24).
-#[inline]
-pub fn encode_key(key_id: u32, s: &str) -> Option<Blocks> {
-    encode_with(key_id, s).map(|(b, _)| b)
-}
-
 /// The blocks and the form chosen.
 #[inline]
 pub fn encode_with(key_id: u32, s: &str) -> Option<(Blocks, EncodingB)> {
+    encode_key(key_id, s).map(|b| (b, b.encoding()))
+}
+
+/// Encodes `s` as Neo4j 1.9 would for property key `key_id` (< 2^24).
+///
+/// ASCII (most OSM values) is its own Latin-1 and is encoded inline, so
+/// that the blocks stay in registers in the caller's loop: a returned copy
+/// read back at once waited on its stores.
+#[inline(always)]
+pub fn encode_key(key_id: u32, s: &str) -> Option<Blocks> {
     assert!(key_id < 1 << 24, "key id must fit 24 bits");
     let b = s.as_bytes();
+    if b.len() <= MAX_UNITS {
+        let (mask, ascii) = scan(b);
+        if ascii {
+            let (full, last) = (|g, row| map_at(b, 8 * g, row), |row| last_codes(b, row));
+            return encode_latin1(key_id, b.len(), mask, full, last);
+        }
+    }
+    encode_other(key_id, s)
+}
+
+#[inline(never)]
+fn encode_other(key_id: u32, s: &str) -> Option<Blocks> {
+    let b = s.as_bytes();
     let n = b.len();
-    // ASCII (most OSM values) has one unit per byte and skips UTF-16: one pass
-    // gathers the alphabets and finds any non-ASCII byte.
-    if n <= MAX_UNITS {
-        let (mut mask, mut high) = (u16::MAX, 0u8);
-        for &c in b {
-            mask &= MEMBERS[usize::from(c)];
-            high |= c;
-        }
-        if high < 0x80 {
-            return encode_units(key_id, b, mask, s);
-        }
-    } else if n > 3 * MAX_UNITS || b[..=MAX_UNITS].is_ascii() {
+    if n > 3 * MAX_UNITS || (n > MAX_UNITS && b[..=MAX_UNITS].is_ascii()) {
         // A UTF-16 unit takes at most three UTF-8 bytes; or 55 ASCII units.
         return None;
     }
-    let mut units = [0u16; MAX_UNITS];
-    let mut len = 0;
-    for u in s.encode_utf16() {
+    // The characters as Latin-1, eight to a word (bytes stored one at a time
+    // and read back as a word would wait on the stores).
+    let mut groups = [0u64; MAX_UNITS.div_ceil(8)];
+    let (mut mask, mut word, mut len, mut i) = (u16::MAX, 0u64, 0, 0);
+    while i < n {
+        // Valid UTF-8: a lead byte C2 or C3 and one more byte is U+0080..=U+00FF;
+        // any other non-ASCII lead byte starts a character above it.
+        let c = match b[i] {
+            c @ 0..=0x7F => c,
+            lead @ (0xC2 | 0xC3) => {
+                i += 1;
+                (lead << 6) | (b[i] & 0x3F)
+            }
+            // Only UTF8 holds it, in at most 27 bytes (so at most 27 UTF-16 units).
+            _ => {
+                let (full, last) = (|g, row| map_at(b, 8 * g, row), |row| last_codes(b, row));
+                return (n <= 27).then(|| pack(key_id, UTF8, n, full, last));
+            }
+        };
+        i += 1;
         if len == MAX_UNITS {
             return None;
         }
-        units[len] = u;
+        mask &= MEMBERS[usize::from(c)];
+        word |= u64::from(c) << (8 * (len % 8));
         len += 1;
+        if len % 8 == 0 {
+            groups[len / 8 - 1] = word;
+            word = 0;
+        }
     }
-    let units = &units[..len];
-    let mask = units.iter().fold(u16::MAX, |m, &u| m & members(u));
-    encode_units(key_id, units, mask, s)
+    let keep = (1 << (8 * (len % 8))) - 1;
+    let full = |g: usize, row: &[u8; 256]| map_bytes(groups[g], row);
+    encode_latin1(key_id, len, mask, full, |row| map_bytes(word, row) & keep)
 }
 
 /// The longest string any form holds: 54 NUMERICAL characters.
 const MAX_UNITS: usize = 54;
 
-#[inline]
-/// `units` are `s`'s, and `mask` their alphabets.
-fn encode_units<U: Copy + Into<u16>>(
+/// `n` characters up to U+00FF whose alphabets are `mask`, given as [`pack`] takes them.
+#[inline(always)]
+fn encode_latin1(
     key_id: u32,
-    units: &[U],
+    n: usize,
     mask: u16,
-    s: &str,
-) -> Option<(Blocks, EncodingB)> {
-    let len = units.len();
-    if len > MAX_UNITS {
-        return None;
-    }
-    if len == 0 {
-        let e = EncodingB::Latin1;
-        return Some((write(key_id, e, 0, std::iter::empty()), e));
-    }
-    if let Some(a) = choose(mask, len) {
-        // Membership implies a code, and that every unit is at most 0xFF.
-        let row = a.encode_row();
-        let codes = units
-            .iter()
-            .map(|&u| u64::from(row[usize::from(u.into() as u8)]));
-        let e = EncodingB::Table(a);
-        return Some((write(key_id, e, len, codes), e));
-    }
-    if len <= 27 {
-        if units.iter().all(|&u| u.into() <= 0xFF) {
-            let e = EncodingB::Latin1;
-            let codes = units.iter().map(|&u| u64::from(u.into()));
-            return Some((write(key_id, e, len, codes), e));
-        }
-        if s.len() <= 27 {
-            let e = EncodingB::Utf8;
-            return Some((write(key_id, e, s.len(), s.bytes().map(u64::from)), e));
-        }
-    }
-    None
+    full: impl Fn(usize, &'static [u8; 256]) -> u64,
+    last: impl Fn(&'static [u8; 256]) -> u64,
+) -> Option<Blocks> {
+    // Forms by index, as tables: matching on `EncodingB` made jump tables.
+    let mask = mask & LEN_OK.get(n).copied().unwrap_or(0);
+    let form = match mask.trailing_zeros() as usize {
+        // The empty string is LATIN1.
+        table if table < COUNT && n > 0 => table,
+        _ if n <= 27 => LATIN1,
+        _ => return None,
+    };
+    Some(pack(key_id, form, n, full, last))
 }
 
-/// The table form the encoder picks for `len` characters whose alphabets are `mask`.
-#[inline]
-fn choose(mask: u16, len: usize) -> Option<Alphabet> {
-    let mask = mask & LEN_OK.get(len).copied().unwrap_or(0);
-    if mask == 0 {
-        return None;
+/// Form indexes: the alphabets', then these.
+const LATIN1: usize = COUNT;
+const UTF8: usize = COUNT + 1;
+const FORMS: [EncodingB; COUNT + 2] = {
+    let mut t = [EncodingB::Latin1; COUNT + 2];
+    let mut i = 0;
+    while i < COUNT {
+        t[i] = EncodingB::Table(ALL[i]);
+        i += 1;
     }
-    ORDER.into_iter().find(|&a| mask & (1 << a.index()) != 0)
+    t[UTF8] = EncodingB::Utf8;
+    t
+};
+static FORM_ID: [u64; COUNT + 2] = {
+    let mut t = [0; COUNT + 2];
+    let mut i = 0;
+    while i < COUNT + 2 {
+        t[i] = FORMS[i].id();
+        i += 1;
+    }
+    t
+};
+static FORM_STEP: [u32; COUNT + 2] = {
+    let mut t = [8; COUNT + 2];
+    let mut i = 0;
+    while i < COUNT {
+        t[i] = ALL[i].step();
+        i += 1;
+    }
+    t
+};
+static FORM_ROW: [&[u8; 256]; COUNT + 2] = {
+    let mut t = [&IDENTITY; COUNT + 2];
+    let mut i = 0;
+    while i < COUNT {
+        t[i] = &ENCODE[i];
+        i += 1;
+    }
+    t
+};
+
+/// Form index by encoding id; `NO_FORM` for ids no encoding has.
+const NO_FORM: u8 = 0xFF;
+static FORM_OF_ID: [u8; 32] = {
+    let mut t = [NO_FORM; 32];
+    let mut i = 0;
+    while i < COUNT + 2 {
+        t[FORMS[i].id() as usize] = i as u8;
+        i += 1;
+    }
+    t
+};
+/// Decode entries by form (UTF8's are LATIN1's).
+static FORM_ENTRIES: [&[u32; 256]; COUNT + 2] = {
+    let mut t = [&LATIN1_ENTRIES; COUNT + 2];
+    let mut i = 0;
+    while i < COUNT {
+        t[i] = &ENTRIES[i];
+        i += 1;
+    }
+    t
+};
+
+/// Pair tables by form (empty where there are none).
+static FORM_PAIRS: [&[u32]; COUNT + 2] = {
+    let mut t: [&[u32]; COUNT + 2] = [&[]; COUNT + 2];
+    let mut i = 0;
+    while i < COUNT {
+        t[i] = PAIRS[i];
+        i += 1;
+    }
+    t
+};
+
+/// Codes for LATIN1 and UTF8: each byte is its own.
+static IDENTITY: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The blocks of `n` characters in `form`: `full(g, row)` gives the codes of
+/// characters `8g..8g + 8` under `row`, one per byte, little-endian, and
+/// `last(row)` those of the `n % 8` after them, zero above.
+#[inline(always)]
+fn pack(
+    key_id: u32,
+    form: usize,
+    n: usize,
+    full: impl Fn(usize, &'static [u8; 256]) -> u64,
+    last: impl Fn(&'static [u8; 256]) -> u64,
+) -> Blocks {
+    let (id, step, row) = (FORM_ID[form], FORM_STEP[form], FORM_ROW[form]);
+    let header = key_id as u64 | TYPE_SHORT_STRING << 24 | id << 28 | (n as u64) << 33;
+    let mut w = BitWriter::new(header, HEADER_BITS);
+    for g in 0..n / 8 {
+        w.put(compress(full(g, row), step), 8 * step);
+    }
+    let rest = (n % 8) as u32;
+    if rest > 0 {
+        w.put(compress(last(row), step), rest * step);
+    }
+    Blocks {
+        blocks: w.finish(),
+        len: (HEADER_BITS + n as u32 * step).div_ceil(64) as usize,
+        form,
+    }
+}
+
+/// The codes of the bytes after the last whole word of `b` (if any), zero above.
+#[inline(always)]
+fn last_codes(b: &[u8], row: &[u8; 256]) -> u64 {
+    let (n, rest) = (b.len(), b.len() % 8);
+    if n >= 8 {
+        // The word ending the string, without the bytes already packed.
+        map_at(b, n - 8, row) >> (8 * (8 - rest) % 64)
+    } else {
+        map_bytes(le_word(b), row) & ((1 << (8 * rest)) - 1)
+    }
 }
 
 /// Bits per character by encoding id; 0 for ids no encoding has.
@@ -358,21 +418,6 @@ pub fn fitting(s: &str) -> Vec<EncodingB> {
     out
 }
 
-#[inline]
-fn write(key_id: u32, e: EncodingB, len: usize, codes: impl Iterator<Item = u64>) -> Blocks {
-    let step = e.step();
-    let bits = HEADER_BITS + len as u32 * step;
-    let mut w =
-        BitWriter::new(key_id as u64 | TYPE_SHORT_STRING << 24 | e.id() << 28 | (len as u64) << 33);
-    for c in codes {
-        w.put(c, step);
-    }
-    Blocks {
-        blocks: w.finish(),
-        len: bits.div_ceil(64) as usize,
-    }
-}
-
 /// How many blocks a short string takes, from its long 0 alone.
 pub fn blocks_needed(first: u64) -> Result<usize, DecodeError> {
     let id = (first >> 28) & 0x1F;
@@ -391,24 +436,109 @@ pub fn blocks_needed(first: u64) -> Result<usize, DecodeError> {
     Ok((HEADER_BITS + len * step).div_ceil(64) as usize)
 }
 
-/// Reads a code of `STEP` bits per character of `chars` and stores the
-/// character; returns the alphabets of all of them, whether any code was
-/// unused, and the OR of the characters (≥ 0x80: not all ASCII).
+/// Like [`decode_groups`], two codes per lookup, by `pairs` (see
+/// [`Alphabet::decode_pairs`]).
 #[inline(always)]
-fn gather<const STEP: u32>(
-    bits: &mut BitReader,
-    row: &[u16; 256],
-    chars: &mut [u8],
-) -> (u16, bool, u8) {
-    let (mut mask, mut unused, mut high) = (u16::MAX, false, 0u8);
-    for c in chars.iter_mut() {
-        let unit = row[bits.take(STEP) as usize & 0xFF];
-        unused |= unit == NONE;
-        *c = unit as u8;
-        mask &= MEMBERS[usize::from(*c)];
-        high |= *c;
+fn decode_pair_groups(blocks: &[u64], step: u32, n: usize, pairs: &[u32], out: &mut String) -> u16 {
+    let mut mask = u32::MAX;
+    let code = (1u64 << step) - 1;
+    let repeat = REPEAT[step as usize];
+    for g in 0..n.div_ceil(8) {
+        let k = (n - 8 * g).min(8) as u32;
+        let bits = read_bits(blocks, HEADER_BITS + 8 * step * g as u32, k * step);
+        // Past the string, repeat its first code: AND does not mind.
+        let bits = bits | (((bits & code) * repeat) & !(u64::MAX >> (64 - k * step)));
+        let lanes = expand_pairs(bits, step);
+        let mut chars = 0u64;
+        for j in 0..4 {
+            let e = pairs[usize::from((lanes >> (16 * j)) as u16)];
+            chars |= u64::from(e & 0xFFFF) << (16 * j);
+            mask &= e;
+        }
+        let chars = chars & (u64::MAX >> (64 - 8 * k));
+        if chars & 0x8080_8080_8080_8080 == 0 {
+            push_ascii(out, chars.swap_bytes(), k as usize);
+        } else {
+            push_latin1(out, &chars.to_le_bytes()[..k as usize]);
+        }
     }
-    (mask, unused, high)
+    (mask >> 16) as u16
+}
+
+/// By step: one bit at the start of each of eight codes.
+const REPEAT: [u64; 9] = {
+    let mut t = [0; 9];
+    let mut step = 1;
+    while step < 9 {
+        let mut i = 0;
+        while i < 8 {
+            t[step] |= 1 << (i * step);
+            i += 1;
+        }
+        step += 1;
+    }
+    t
+};
+
+/// Decodes `n` codes of `step` bits after the header, eight at a time, by
+/// `entries` (see [`Alphabet::decode_entries`]), appending the characters to
+/// `out`; returns the alphabets that hold all of them (none if a code was
+/// unused).
+#[inline(always)]
+fn decode_groups(
+    blocks: &[u64],
+    step: u32,
+    n: usize,
+    entries: &[u32; 256],
+    out: &mut String,
+) -> u16 {
+    let mut mask = u32::MAX;
+    for g in 0..n.div_ceil(8) {
+        let k = (n - 8 * g).min(8) as u32;
+        let codes = expand(
+            read_bits(blocks, HEADER_BITS + 8 * step * g as u32, k * step),
+            step,
+        );
+        // Past the string, repeat its first code: AND and OR do not mind.
+        let keep = u64::MAX >> (64 - 8 * k);
+        let codes = codes | (((codes & 0xFF) * 0x0101_0101_0101_0101) & !keep);
+        let mut chars = 0u64;
+        for i in 0..8 {
+            let e = entries[(codes >> (8 * i)) as u8 as usize];
+            chars |= u64::from(e & 0xFF) << (8 * i);
+            mask &= e;
+        }
+        let chars = chars & keep;
+        if chars & 0x8080_8080_8080_8080 == 0 {
+            push_ascii(out, chars.swap_bytes(), k as usize);
+        } else {
+            push_latin1(out, &chars.to_le_bytes()[..k as usize]);
+        }
+    }
+    (mask >> 8) as u16
+}
+
+/// Reads `n` codes of `step` bits after the header, eight at a time, into
+/// `buf` as their characters under `row` (zeros after them); whether any
+/// code was unused.
+#[inline]
+fn unpack(blocks: &[u64], step: u32, n: usize, row: &[u16; 256], buf: &mut [u8; 56]) -> bool {
+    let mut none = 0u64;
+    for (g, out) in buf.chunks_exact_mut(8).take(n.div_ceil(8)).enumerate() {
+        let k = (n - 8 * g).min(8) as u32;
+        let at = HEADER_BITS + 8 * step * g as u32;
+        let codes = expand(read_bits(blocks, at, k * step), step);
+        let (mut chars, mut unused) = (0u64, 0u64);
+        for i in 0..8 {
+            let unit = row[(codes >> (8 * i)) as u8 as usize];
+            chars |= u64::from(unit as u8) << (8 * i);
+            unused |= u64::from(unit == NONE) << (8 * i);
+        }
+        let keep = u64::MAX >> (64 - 8 * k);
+        out.copy_from_slice(&(chars & keep).to_le_bytes());
+        none |= unused & keep;
+    }
+    none != 0
 }
 
 /// LATIN1 as a table: each code is its character.
@@ -422,18 +552,23 @@ const LATIN1_ROW: [u16; 256] = {
     t
 };
 
-/// The error for the first code of `a` that no character has.
+/// Why decoded characters are not what the encoder writes in `form`: an
+/// unused code (the first one), or another form being chosen.
 #[cold]
-fn first_unused_code(a: Alphabet, blocks: &[u64], n: usize) -> DecodeError {
-    let mut bits = BitReader::new(blocks);
-    let code = (0..n)
-        .map(|_| bits.take(a.step()) as u32)
-        .find(|&c| a.decode_char(c).is_none())
-        .unwrap_or(0);
-    DecodeError::BadCode {
-        encoding: a.name(),
-        code,
+fn not_chosen(form: usize, blocks: &[u64], n: usize, out: &str) -> DecodeError {
+    if let Some(&a) = ALL.get(form) {
+        let step = a.step();
+        let unused = (0..n as u32)
+            .map(|i| read_bits(blocks, HEADER_BITS + i * step, step) as u32)
+            .find(|&c| a.decode_char(c).is_none());
+        if let Some(code) = unused {
+            return DecodeError::BadCode {
+                encoding: a.name(),
+                code,
+            };
+        }
     }
+    DecodeError::NonCanonical(out.to_owned())
 }
 
 /// Decodes blocks to (key id, string). Errors for any blocks that
@@ -451,82 +586,86 @@ pub fn decode(blocks: &[u64]) -> Result<(u32, String), DecodeError> {
 /// bits and the encoder's choice of form are checked directly.
 pub fn decode_into(blocks: &[u64], out: &mut String) -> Result<u32, DecodeError> {
     out.clear();
-    let first = *blocks.first().ok_or(DecodeError::BadBlockCount {
-        expected: 1,
-        got: 0,
-    })?;
+    let first = blocks.first().copied().unwrap_or(0);
+    // Forms by index, as tables: matching on `EncodingB` made jump tables.
+    let form = usize::from(FORM_OF_ID[((first >> 28) & 0x1F) as usize]);
+    let n = ((first >> 33) & 0x3F) as usize;
+    let step = FORM_STEP.get(form).copied().unwrap_or(8);
+    let bits = HEADER_BITS + n as u32 * step;
+    if (first >> 24) & 0xF != TYPE_SHORT_STRING
+        || form >= FORMS.len()
+        || bits > PAYLOAD_BITS
+        || blocks.len() != bits.div_ceil(64) as usize
+    {
+        return Err(header_error(blocks));
+    }
+    if !bits.is_multiple_of(64) && blocks[blocks.len() - 1] >> (bits % 64) != 0 {
+        return Err(stray_bits());
+    }
     let key = (first & 0xFF_FFFF) as u32;
-    let ty = (first >> 24) & 0xF;
-    if ty != TYPE_SHORT_STRING {
-        return Err(DecodeError::BadHeader(format!(
-            "property type {ty} is not a short string (11)"
-        )));
+    if form == UTF8 {
+        decode_utf8(blocks, n, out)?;
+        return Ok(key);
     }
-    let expected = blocks_needed(first)?;
-    if blocks.len() != expected {
-        return Err(DecodeError::BadBlockCount {
-            expected,
-            got: blocks.len(),
-        });
-    }
-    let e = EncodingB::from_id((first >> 28) & 0x1F).expect("checked by blocks_needed");
-    let len = ((first >> 33) & 0x3F) as u32;
-    let step = e.step();
-    let used = (HEADER_BITS + len * step) % 64;
-    if used != 0 && blocks[expected - 1] >> used != 0 {
-        return Err(DecodeError::BadHeader(
-            "bits set beyond the string's length".into(),
-        ));
-    }
-    let mut bits = BitReader::new(blocks);
-    let n = len as usize;
-    match e {
-        EncodingB::Utf8 => {
-            let mut bytes = [0u8; 27];
-            for b in &mut bytes[..n] {
-                *b = bits.take(8) as u8;
-            }
-            let s = std::str::from_utf8(&bytes[..n]).map_err(|_| DecodeError::BadUtf8)?;
-            // LATIN1 takes any string of at most 27 characters up to U+00FF.
-            if s.chars().all(|c| c <= '\u{FF}') {
-                return Err(DecodeError::NonCanonical(s.to_owned()));
-            }
-            out.push_str(s);
-        }
-        EncodingB::Latin1 | EncodingB::Table(_) => {
-            // Every character of these forms is in U+0000..=U+00FF: one byte each here.
-            let mut buf = [0u8; 56];
-            let chars = &mut buf[..n];
-            let row = match e {
-                EncodingB::Table(a) => a.decode_row(),
-                _ => &LATIN1_ROW,
-            };
-            // A constant step per arm: constant shifts in the loop.
-            let (mask, unused, high) = match step {
-                4 => gather::<4>(&mut bits, row, chars),
-                5 => gather::<5>(&mut bits, row, chars),
-                6 => gather::<6>(&mut bits, row, chars),
-                7 => gather::<7>(&mut bits, row, chars),
-                _ => gather::<8>(&mut bits, row, chars),
-            };
-            let canonical = match e {
-                EncodingB::Table(a) if unused => return Err(first_unused_code(a, blocks, n)),
-                // The empty string is always LATIN1.
-                EncodingB::Table(a) => n > 0 && choose(mask, n) == Some(a),
-                _ => n == 0 || choose(mask, n).is_none(),
-            };
-            let chars = &buf[..n];
-            if high < 0x80 {
-                push_ascii_padded(out, &buf, n);
-            } else {
-                push_latin1(out, chars);
-            }
-            if !canonical {
-                return Err(DecodeError::NonCanonical(out.clone()));
-            }
-        }
+    // Every character of the other forms is in U+0000..=U+00FF.
+    let pairs = FORM_PAIRS[form];
+    let mask = if pairs.is_empty() {
+        decode_groups(blocks, step, n, FORM_ENTRIES[form], out)
+    } else {
+        decode_pair_groups(blocks, step, n, pairs, out)
+    };
+    // The form the encoder would choose for these characters (the empty
+    // string is LATIN1). An unused code has no alphabets, so fails this too.
+    let mask = mask & LEN_OK[n];
+    let chosen = if n > 0 && mask != 0 {
+        mask.trailing_zeros() as usize
+    } else {
+        LATIN1
+    };
+    if chosen != form {
+        return Err(not_chosen(form, blocks, n, out));
     }
     Ok(key)
+}
+
+/// Why a first block's header (or the block count) is not one the encoder writes.
+#[cold]
+fn header_error(blocks: &[u64]) -> DecodeError {
+    let Some(&first) = blocks.first() else {
+        return DecodeError::BadBlockCount {
+            expected: 1,
+            got: 0,
+        };
+    };
+    let ty = (first >> 24) & 0xF;
+    if ty != TYPE_SHORT_STRING {
+        return DecodeError::BadHeader(format!("property type {ty} is not a short string (11)"));
+    }
+    match blocks_needed(first) {
+        Err(e) => e,
+        Ok(expected) => DecodeError::BadBlockCount {
+            expected,
+            got: blocks.len(),
+        },
+    }
+}
+
+#[cold]
+fn stray_bits() -> DecodeError {
+    DecodeError::BadHeader("bits set beyond the string's length".into())
+}
+
+/// The UTF8 form: `n` bytes that must be UTF-8 and not all up to U+00FF.
+fn decode_utf8(blocks: &[u64], n: usize, out: &mut String) -> Result<(), DecodeError> {
+    let mut buf = [0u8; 56];
+    unpack(blocks, 8, n, &LATIN1_ROW, &mut buf);
+    let s = std::str::from_utf8(&buf[..n]).map_err(|_| DecodeError::BadUtf8)?;
+    // LATIN1 takes any string of at most 27 characters up to U+00FF.
+    if s.chars().all(|c| c <= '\u{FF}') {
+        return Err(DecodeError::NonCanonical(s.to_owned()));
+    }
+    out.push_str(s);
+    Ok(())
 }
 
 #[cfg(test)]
@@ -545,6 +684,31 @@ mod tests {
         for (s, b) in VECTORS {
             assert_eq!(encode(s).unwrap().as_slice(), b, "{s:?}");
             assert_eq!(decode(b), Ok((0, s.to_string())));
+        }
+    }
+
+    /// Every character of every form, alone and in runs of every group
+    /// length: decode pads short groups, which once broke the 5- and 6-bit
+    /// forms (a wrong repeat constant made them "not canonical").
+    #[test]
+    fn runs_of_every_character_round_trip() {
+        let chars = (0..=0xFFu8).map(char::from).chain(['中', '€']);
+        for c in chars {
+            for len in [1, 2, 3, 7, 8, 9, 15, 16, 17, 25, 36] {
+                let s: String = std::iter::repeat_n(c, len).collect();
+                if let Some(b) = encode(&s) {
+                    assert_eq!(
+                        decode(b.as_slice()),
+                        Ok((0, s.clone())),
+                        "{s:?} as {:?}",
+                        b.encoding()
+                    );
+                }
+                let mixed = format!("a{s}");
+                if let Some(b) = encode(&mixed) {
+                    assert_eq!(decode(b.as_slice()), Ok((0, mixed.clone())), "{mixed:?}");
+                }
+            }
         }
     }
 
@@ -604,10 +768,8 @@ mod tests {
         assert!(decode(&[0x000000001B000000]).is_err()); // empty NUMERICAL: "" is LATIN1
         assert!(decode(&[0x000000000B000000]).is_err()); // empty UTF8
                                                          // "abc" in EUROPEAN (id 9), which the encoder skips for LOWER.
-        let codes = "abc"
-            .bytes()
-            .map(|c| Alphabet::European.encode_char(c.into()).unwrap().into());
-        let european = write(0, EncodingB::Table(Alphabet::European), 3, codes);
+        let (full, last) = (|_, _: &_| 0, |row: &_| last_codes(b"abc", row));
+        let european = pack(0, Alphabet::European.index(), 3, full, last);
         assert_eq!(
             decode(european.as_slice()),
             Err(DecodeError::NonCanonical("abc".into()))

@@ -14,5 +14,6 @@ pub mod source;
 pub mod stats;
 pub mod store;
 pub mod tables;
+mod words;
 
 pub use error::DecodeError;

@@ -2,31 +2,35 @@
 
 /// The table encodings. Format A uses the first five, format B all of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// Declared in the order format B's encoder tries them, which also keeps format
+/// A's five in its order: the first form that fits is the lowest bit of a mask.
 pub enum Alphabet {
     Numerical,
+    Date,
     Upper,
     Lower,
-    AlphaNum,
-    European,
-    Date,
     Email,
     Uri,
+    AlphaNum,
     AlphaSym,
+    European,
     LowerHex,
     UpperHex,
 }
 
 pub const COUNT: usize = 11;
+/// By index.
 pub const ALL: [Alphabet; COUNT] = [
     Alphabet::Numerical,
+    Alphabet::Date,
     Alphabet::Upper,
     Alphabet::Lower,
-    Alphabet::AlphaNum,
-    Alphabet::European,
-    Alphabet::Date,
     Alphabet::Email,
     Alphabet::Uri,
+    Alphabet::AlphaNum,
     Alphabet::AlphaSym,
+    Alphabet::European,
     Alphabet::LowerHex,
     Alphabet::UpperHex,
 ];
@@ -38,6 +42,12 @@ const URI_PUNCT: &[u8; 22] = b"_.-:/+,'@|;*?&%#()$<>=";
 impl Alphabet {
     pub const fn index(self) -> usize {
         self as usize
+    }
+
+    /// The first alphabet (in encoder order) of a non-empty mask.
+    #[inline]
+    pub fn first_of(mask: u16) -> Alphabet {
+        ALL[(mask.trailing_zeros() as usize).min(COUNT - 1)]
     }
 
     /// Bits per character.
@@ -77,6 +87,23 @@ impl Alphabet {
     #[inline]
     pub fn decode_row(self) -> &'static [u16; 256] {
         &DECODE[self.index()]
+    }
+
+    /// By code: the character (bits 0–7) and the alphabets that hold it
+    /// (bits 8–23); 0, so no alphabets, for codes no character has. One load
+    /// per code.
+    #[inline]
+    pub fn decode_entries(self) -> &'static [u32; 256] {
+        &ENTRIES[self.index()]
+    }
+
+    /// Decode entries for two codes at a time, for alphabets of 4 to 6 bits
+    /// (empty for EUROPEAN): by `c0 | c1 << step`, the characters of c0 (bits
+    /// 0–7) and c1 (bits 8–15) and the alphabets that hold both (bits 16–26);
+    /// 0 if either code is unused. Half the lookups of [`Self::decode_entries`].
+    #[inline]
+    pub fn decode_pairs(self) -> &'static [u32] {
+        PAIRS[self.index()]
     }
 
     /// Codes by character (U+0000..=U+00FF); 0xFF where the alphabet has none.
@@ -245,8 +272,98 @@ const fn build_members() -> [u16; 256] {
 }
 
 static DECODE: [[u16; 256]; COUNT] = build_decode();
-static ENCODE: [[u8; 256]; COUNT] = build_encode();
+pub(crate) static ENCODE: [[u8; 256]; COUNT] = build_encode();
 pub static MEMBERS: [u16; 256] = build_members();
+
+/// A decode entry for the character `c`.
+const fn entry(c: u16) -> u32 {
+    if c == NONE {
+        0
+    } else {
+        c as u32 | (MEMBERS[c as usize] as u32) << 8
+    }
+}
+
+const fn build_entries() -> [[u32; 256]; COUNT] {
+    let mut t = [[0; 256]; COUNT];
+    let mut a = 0;
+    while a < COUNT {
+        let mut c = 0;
+        while c < 256 {
+            t[a][c] = entry(DECODE[a][c]);
+            c += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+pub(crate) static ENTRIES: [[u32; 256]; COUNT] = build_entries();
+
+/// Decode entries for LATIN1: each code is its own character.
+pub static LATIN1_ENTRIES: [u32; 256] = {
+    let mut t = [0; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = entry(c as u16);
+        c += 1;
+    }
+    t
+};
+
+const fn pair_entry(a: usize, step: u32, p: usize) -> u32 {
+    let (d0, d1) = (DECODE[a][p & ((1 << step) - 1)], DECODE[a][p >> step]);
+    if d0 == NONE || d1 == NONE {
+        0
+    } else {
+        d0 as u32 | (d1 as u32) << 8 | ((MEMBERS[d0 as usize] & MEMBERS[d1 as usize]) as u32) << 16
+    }
+}
+
+/// The pair tables of the alphabets of one step, in `ALL` order.
+const fn build_pairs<const N: usize, const K: usize>(step: u32) -> [[u32; N]; K] {
+    let mut t = [[0; N]; K];
+    let (mut a, mut k) = (0, 0);
+    while a < COUNT {
+        if ALL[a].step() == step {
+            let mut p = 0;
+            while p < N {
+                t[k][p] = pair_entry(a, step, p);
+                p += 1;
+            }
+            k += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+static PAIRS4: [[u32; 1 << 8]; 4] = build_pairs(4);
+static PAIRS5: [[u32; 1 << 10]; 3] = build_pairs(5);
+static PAIRS6: [[u32; 1 << 12]; 3] = build_pairs(6);
+pub(crate) const PAIRS: [&[u32]; COUNT] = {
+    let mut t: [&[u32]; COUNT] = [&[]; COUNT];
+    let (mut a, mut k4, mut k5, mut k6) = (0, 0, 0, 0);
+    while a < COUNT {
+        match ALL[a].step() {
+            4 => {
+                t[a] = &PAIRS4[k4];
+                k4 += 1;
+            }
+            5 => {
+                t[a] = &PAIRS5[k5];
+                k5 += 1;
+            }
+            6 => {
+                t[a] = &PAIRS6[k6];
+                k6 += 1;
+            }
+            _ => {}
+        }
+        a += 1;
+    }
+    t
+};
 
 /// Bitmask of the alphabets that hold a UTF-16 unit.
 #[inline]
