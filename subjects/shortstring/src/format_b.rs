@@ -3,7 +3,7 @@
 use crate::error::DecodeError;
 use crate::push::{push_ascii, push_latin1};
 use crate::tables::{
-    members, Alphabet, ALL, COUNT, ENCODE, ENTRIES, LATIN1_ENTRIES, MEMBERS, NONE, PAIRS,
+    members, Alphabet, ALL, COUNT, ENCODE, ENTRIES, LATIN1_ENTRIES, MEMBERS, PAIRS,
 };
 use crate::words::{
     compress, expand, expand_pairs, le_word, map_at, map_bytes, read_bits, scan, BitWriter,
@@ -518,40 +518,6 @@ fn decode_groups(
     (mask >> 8) as u16
 }
 
-/// Reads `n` codes of `step` bits after the header, eight at a time, into
-/// `buf` as their characters under `row` (zeros after them); whether any
-/// code was unused.
-#[inline]
-fn unpack(blocks: &[u64], step: u32, n: usize, row: &[u16; 256], buf: &mut [u8; 56]) -> bool {
-    let mut none = 0u64;
-    for (g, out) in buf.chunks_exact_mut(8).take(n.div_ceil(8)).enumerate() {
-        let k = (n - 8 * g).min(8) as u32;
-        let at = HEADER_BITS + 8 * step * g as u32;
-        let codes = expand(read_bits(blocks, at, k * step), step);
-        let (mut chars, mut unused) = (0u64, 0u64);
-        for i in 0..8 {
-            let unit = row[(codes >> (8 * i)) as u8 as usize];
-            chars |= u64::from(unit as u8) << (8 * i);
-            unused |= u64::from(unit == NONE) << (8 * i);
-        }
-        let keep = u64::MAX >> (64 - 8 * k);
-        out.copy_from_slice(&(chars & keep).to_le_bytes());
-        none |= unused & keep;
-    }
-    none != 0
-}
-
-/// LATIN1 as a table: each code is its character.
-const LATIN1_ROW: [u16; 256] = {
-    let mut t = [0; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = i as u16;
-        i += 1;
-    }
-    t
-};
-
 /// Why decoded characters are not what the encoder writes in `form`: an
 /// unused code (the first one), or another form being chosen.
 #[cold]
@@ -657,8 +623,10 @@ fn stray_bits() -> DecodeError {
 
 /// The UTF8 form: `n` bytes that must be UTF-8 and not all up to U+00FF.
 fn decode_utf8(blocks: &[u64], n: usize, out: &mut String) -> Result<(), DecodeError> {
-    let mut buf = [0u8; 56];
-    unpack(blocks, 8, n, &LATIN1_ROW, &mut buf);
+    let mut buf = [0u8; 27];
+    for (i, byte) in buf.iter_mut().enumerate().take(n) {
+        *byte = read_bits(blocks, HEADER_BITS + 8 * i as u32, 8) as u8;
+    }
     let s = std::str::from_utf8(&buf[..n]).map_err(|_| DecodeError::BadUtf8)?;
     // LATIN1 takes any string of at most 27 characters up to U+00FF.
     if s.chars().all(|c| c <= '\u{FF}') {

@@ -83,12 +83,6 @@ impl Alphabet {
         (code < (1 << self.step()) && c != NONE).then_some(c)
     }
 
-    /// Characters by code; `NONE` for unused codes (and all codes ≥ 2^step).
-    #[inline]
-    pub fn decode_row(self) -> &'static [u16; 256] {
-        &DECODE[self.index()]
-    }
-
     /// By code: the character (bits 0–7) and the alphabets that hold it
     /// (bits 8–23); 0, so no alphabets, for codes no character has. One load
     /// per code.
