@@ -159,8 +159,12 @@ pub fn encode_key(key_id: u32, s: &str) -> Option<Blocks> {
     if b.len() <= MAX_UNITS {
         let (mask, ascii) = scan(b);
         if ascii {
+            let form = choose_form(b.len(), mask)?;
+            if b.len() <= 16 {
+                return Some(pack_short(key_id, form, b));
+            }
             let (full, last) = (|g, row| map_at(b, 8 * g, row), |row| last_codes(b, row));
-            return encode_latin1(key_id, b.len(), mask, full, last);
+            return Some(pack(key_id, form, b.len(), full, last));
         }
     }
     encode_other(key_id, s)
@@ -207,30 +211,27 @@ fn encode_other(key_id: u32, s: &str) -> Option<Blocks> {
     }
     let keep = (1 << (8 * (len % 8))) - 1;
     let full = |g: usize, row: &[u8; 256]| map_bytes(groups[g], row);
-    encode_latin1(key_id, len, mask, full, |row| map_bytes(word, row) & keep)
+    let form = choose_form(len, mask)?;
+    Some(pack(key_id, form, len, full, |row| {
+        map_bytes(word, row) & keep
+    }))
 }
 
 /// The longest string any form holds: 54 NUMERICAL characters.
 const MAX_UNITS: usize = 54;
 
-/// `n` characters up to U+00FF whose alphabets are `mask`, given as [`pack`] takes them.
+/// The form the encoder picks for `n` characters up to U+00FF whose
+/// alphabets are `mask`, as an index into `FORMS`; `None` if none holds them.
 #[inline(always)]
-fn encode_latin1(
-    key_id: u32,
-    n: usize,
-    mask: u16,
-    full: impl Fn(usize, &'static [u8; 256]) -> u64,
-    last: impl Fn(&'static [u8; 256]) -> u64,
-) -> Option<Blocks> {
+fn choose_form(n: usize, mask: u16) -> Option<usize> {
     // Forms by index, as tables: matching on `EncodingB` made jump tables.
     let mask = mask & LEN_OK.get(n).copied().unwrap_or(0);
-    let form = match mask.trailing_zeros() as usize {
+    match mask.trailing_zeros() as usize {
         // The empty string is LATIN1.
-        table if table < COUNT && n > 0 => table,
-        _ if n <= 27 => LATIN1,
-        _ => return None,
-    };
-    Some(pack(key_id, form, n, full, last))
+        table if table < COUNT && n > 0 => Some(table),
+        _ if n <= 27 => Some(LATIN1),
+        _ => None,
+    }
 }
 
 /// Form indexes: the alphabets', then these.
@@ -341,6 +342,34 @@ fn pack(
     }
     Blocks {
         blocks: w.finish(),
+        len: (HEADER_BITS + n as u32 * step).div_ceil(64) as usize,
+        form,
+    }
+}
+
+/// [`pack`] for up to 16 characters (nine strings in ten), without a loop or
+/// a branch per block: their codes fit a `u128`, and the blocks are that
+/// shifted past the header.
+#[inline(always)]
+fn pack_short(key_id: u32, form: usize, b: &[u8]) -> Blocks {
+    let (id, step, row) = (FORM_ID[form], FORM_STEP[form], FORM_ROW[form]);
+    let n = b.len();
+    let (first, rest) = if n >= 8 {
+        // Characters 8..n from the word ending the string (none when n is 8).
+        let rest = (u128::from(map_at(b, n - 8, row)) >> (8 * (16 - n))) as u64;
+        (map_at(b, 0, row), rest)
+    } else {
+        (map_bytes(le_word(b), row) & ((1 << (8 * n)) - 1), 0)
+    };
+    let codes = u128::from(compress(first, step)) | u128::from(compress(rest, step)) << (8 * step);
+    let header = key_id as u64 | TYPE_SHORT_STRING << 24 | id << 28 | (n as u64) << 33;
+    Blocks {
+        blocks: [
+            header | (codes << HEADER_BITS) as u64,
+            (codes >> (64 - HEADER_BITS)) as u64,
+            (codes >> (128 - HEADER_BITS)) as u64,
+            0,
+        ],
         len: (HEADER_BITS + n as u32 * step).div_ceil(64) as usize,
         form,
     }
