@@ -31,6 +31,8 @@ class Case:
     command: str = ""  # command driver: the command line with {param} fields; jmh driver: the benchmark
     description: str = ""
     driver: str = ""  # overrides the experiment's driver, so one experiment can mix protocol and jmh arms
+    programs: tuple[tuple[str, str], ...] = ()  # per-family program overrides for this case
+    server: str = ""  # a command template started before each process run; the client gets VERSUS_PORT
 
 
 @dataclass(frozen=True)
@@ -156,7 +158,9 @@ def _case(raw: dict[str, Any], where: str) -> Case:
         raise ExperimentError(f"{where}: case {raw['name']} has unknown driver {driver!r}", f"use one of: {', '.join(DRIVERS)}")
     return Case(name=str(raw["name"]), check=str(raw.get("check", "")), driver=driver,
                 runtimes=tuple(str(r) for r in raw.get("runtimes", [])), command=str(raw.get("command", "")),
-                description=str(raw.get("description", "")))
+                description=str(raw.get("description", "")),
+                programs=tuple(sorted((str(k), str(v)) for k, v in raw.get("programs", {}).items())),
+                server=str(raw.get("server", "")))
 
 
 def _side(raw: Any, where: str, cases: set[str]) -> Side:

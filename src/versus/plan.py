@@ -33,6 +33,9 @@ class Arm:
 
     @property
     def program(self) -> Path | None:
+        override = dict(self.case.programs).get(self.runtime.program_family)
+        if override:
+            return self.experiment.path / override
         return self.experiment.program_for(self.runtime.program_family)
 
 
@@ -67,15 +70,19 @@ def make_plan(experiments: list[Experiment], runtime_specs: list[str] | None, ca
                 raise UsageError(f"none of the cases {case_names} is in {experiment.name}",
                                  "its cases are: " + ", ".join(c.name for c in experiment.cases))
         for runtime in runtimes:
-            if experiment.program_for(runtime.program_family) is None and \
-                    any((c.driver or experiment.driver) in ("protocol", "jmh", "load") for c in cases):
-                notes.append(f"{experiment.name}: no {runtime.program_family} program for {runtime.name}")
-                continue
+            missing = False
             for case in cases:
                 if case.runtimes and not any(selectors.matches(s, runtime, strict_flags=False) for s in case.runtimes):
                     continue
+                needs_program = (case.driver or experiment.driver) in ("protocol", "jmh", "load")
+                if needs_program and dict(case.programs).get(runtime.program_family) is None and \
+                        experiment.program_for(runtime.program_family) is None:
+                    missing = True
+                    continue
                 for variant, values in sweep(params):
                     arms.append(Arm(experiment, experiment.name, case, runtime, values, variant))
+            if missing:
+                notes.append(f"{experiment.name}: no {runtime.program_family} program for {runtime.name}")
     if not arms:
         raise UsageError("the plan has no arms: " + ("; ".join(notes) or "nothing selected"),
                          "check --runtimes and --cases against `versus list` and `versus runtimes`")

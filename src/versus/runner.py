@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .drivers import FAILED, Driver, ProcessRun, driver_for
+from .drivers.base import base_env
+from .drivers.server import Running, ServerFailed, free_port, server_argv, serving
 from .errors import VersusError
 from .executor import Executor
 from .experiment import Method
@@ -81,7 +83,31 @@ def _one(driver: Driver, job: Job, broken: dict[int, str], executor: Executor) -
         broken[job.arm_id] = f"prepare: {error}"
         return ProcessRun(FAILED, reason=broken[job.arm_id])
     started = time.perf_counter_ns()
-    run = driver.run(job.arm, job.method, job.inner or job.method.inner, executor)
+    if job.arm.case.server and driver.name != "load":
+        run = _with_server(driver, job, executor)
+    else:
+        run = driver.run(job.arm, job.method, job.inner or job.method.inner, executor)
     run.wall_ns = run.wall_ns or time.perf_counter_ns() - started
+    return run
+
+
+def _with_server(driver: Driver, job: Job, executor: Executor) -> ProcessRun:
+    """The case's server on a free loopback port for the length of one process run of its client."""
+    arm = job.arm
+    running = Running(free_port())
+    fields = {**dict(arm.params), "runtime": str(arm.runtime.executable), "program": str(arm.program or ""),
+              "classpath": str(driver.classpath(arm) or ""), "port": str(running.port), "case": arm.case.name}
+    port_env = {"VERSUS_PORT": str(running.port)}
+    env = {**base_env(arm), **port_env, "VERSUS_CASE": arm.case.name}
+    try:
+        argv = server_argv(arm.case.server, fields, arm.key)
+        with serving(argv, env, arm.experiment.path, running):
+            run = driver.run(arm, job.method, job.inner or job.method.inner, executor, port_env)
+    except ServerFailed as failed:
+        run = ProcessRun(FAILED, reason=f"server: {failed}")
+    except VersusError as error:
+        run = ProcessRun(FAILED, reason=f"server: {error}")
+    server_log = [f"[server] {line}" for line in running.log.splitlines()[-20:]]
+    run.log_tail = "\n".join(server_log + run.log_tail.splitlines()[-20:])
     return run
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -38,7 +39,11 @@ class Driver(Protocol):
     def prepare(self, arm: Arm) -> None:
         """Once per arm before its first process run (compile a program, check files); raises VersusError."""
 
-    def run(self, arm: Arm, method: Method, inner: int, executor: Executor) -> ProcessRun:
+    def classpath(self, arm: Arm) -> Path | None:
+        """What prepare built for the arm (classes, a jar, a binary), or None."""
+
+    def run(self, arm: Arm, method: Method, inner: int, executor: Executor,
+            extra_env: dict[str, str] | None = None) -> ProcessRun:
         """One process run of `arm`; never raises for a failure of the program itself."""
 
 

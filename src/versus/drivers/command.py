@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 
 from ..errors import ExperimentError
 from ..executor import Executor
@@ -32,9 +33,13 @@ class CommandDriver:
             raise ExperimentError(f"{arm.key}: command names {missing}, which is not a parameter",
                                   "use {runtime}, {program} or a [params] name") from None
 
-    def run(self, arm: Arm, method: Method, inner: int, executor: Executor) -> ProcessRun:
+    def classpath(self, arm: Arm) -> Path | None:
+        return None
+
+    def run(self, arm: Arm, method: Method, inner: int, executor: Executor,
+            extra_env: dict[str, str] | None = None) -> ProcessRun:
         run = ProcessRun(OK)
-        argv, env = self.argv(arm), base_env(arm)
+        argv, env = self.argv(arm), {**base_env(arm), **(extra_env or {})}
         outputs: list[str] = []
         for index in range(method.warmup + method.samples):
             completed = executor.execute(argv, env, method.timeout, cwd=arm.experiment.path)

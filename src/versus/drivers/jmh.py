@@ -37,7 +37,7 @@ class JmhDriver:
         self._jars: dict[Path, Path] = {}
 
     def prepare(self, arm: Arm) -> None:
-        project = arm.experiment.program_for("java")
+        project = arm.program
         if project is None or not (project / "pom.xml").is_file():
             raise ExperimentError(f"{arm.key}: the jmh driver needs [programs] java = a Maven project folder",
                                   "point it at the folder with the benchmarks' pom.xml")
@@ -45,10 +45,10 @@ class JmhDriver:
             self._jars[project] = build_jar(project)
 
     def argv(self, arm: Arm, method: Method, result: Path) -> list[str]:
-        project = arm.experiment.program_for("java")
+        project = arm.program
         assert project is not None
         benchmark = arm.case.command or arm.case.name
-        jvm_flags = ["-Xint"] if "int" in arm.runtime.flags else []
+        jvm_flags = arm.runtime.jvm_flags()
         params = [item for key, value in arm.params for item in ("-p", f"{key}={value}")
                   if key != "iteration_ms"]
         millis = dict(arm.params).get("iteration_ms", "1000")
@@ -59,14 +59,19 @@ class JmhDriver:
             argv += ["-jvmArgsAppend", " ".join(jvm_flags)]
         return argv
 
-    def run(self, arm: Arm, method: Method, inner: int, executor: Executor) -> ProcessRun:
+    def classpath(self, arm: Arm) -> Path | None:
+        return self._jars.get(arm.program) if arm.program else None
+
+    def run(self, arm: Arm, method: Method, inner: int, executor: Executor,
+            extra_env: dict[str, str] | None = None) -> ProcessRun:
         with tempfile.TemporaryDirectory(prefix="versus-jmh-") as folder:
             result = Path(folder) / "result.json"
             # JMH refuses to run while another JMH run holds its machine-wide lock, which keeps two
             # measurements from disturbing each other: wait for it rather than fail.
             deadline = time.monotonic() + method.timeout
             while True:
-                completed = executor.execute(self.argv(arm, method, result), base_env(arm), method.timeout,
+                completed = executor.execute(self.argv(arm, method, result), {**base_env(arm), **(extra_env or {})},
+                                             method.timeout,
                                              cwd=arm.experiment.path)
                 if LOCKED not in completed.stdout + completed.stderr or time.monotonic() > deadline:
                     break
@@ -111,9 +116,9 @@ def _protocol_lines(stdout: str) -> str:
                       '@versus {"type":"end"}'])
 
 
-def build_jar(project: Path) -> Path:
-    """`mvn package` once; rebuilt when a source is newer than the jar."""
-    jar = project / "target" / "benchmarks.jar"
+def build_jar(project: Path, name: str = "benchmarks") -> Path:
+    """`mvn package` once; rebuilt when a source is newer than the jar `target/NAME.jar`."""
+    jar = project / "target" / f"{name}.jar"
     sources = [p for p in project.rglob("*") if p.is_file() and "target" not in p.relative_to(project).parts]
     if jar.exists() and all(p.stat().st_mtime <= jar.stat().st_mtime for p in sources):
         return jar
@@ -122,7 +127,10 @@ def build_jar(project: Path) -> Path:
         raise VersusError("the jmh driver needs Maven", "install it with: apt-get install -y maven")
     done = subprocess.run([mvn, "-q", "-B", "-f", str(project / "pom.xml"), "package", "-DskipTests"],
                           capture_output=True, text=True, timeout=900)
-    if done.returncode != 0 or not jar.exists():
+    if done.returncode == 0 and not jar.exists():
+        raise VersusError(f"building {project} with Maven made no {jar}",
+                          f"set <finalName>{name}</finalName> in its pom.xml's shade plugin configuration")
+    if done.returncode != 0:
         tail = (done.stdout + done.stderr).strip().splitlines()[-15:]
         raise VersusError(f"building {project} with Maven failed:\n" + "\n".join(tail),
                           "fix the build error above (try: mvn -f " + str(project / "pom.xml") + " package)")

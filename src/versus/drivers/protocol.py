@@ -28,7 +28,11 @@ class ProtocolDriver:
                                   f"add it, or remove {arm.runtime.program_family} from [programs]")
         if arm.key in self._classpaths:
             return
-        if arm.runtime.family == "java":
+        if arm.runtime.family == "java" and program.name == "pom.xml":
+            from .jmh import build_jar  # a Maven project whose shaded jar `target/program.jar` has a Main-Class
+
+            self._classpaths[arm.key] = build_jar(program.parent, "program")
+        elif arm.runtime.family == "java":
             self._classpaths[arm.key] = compile_java(program, arm.runtime.executable.parent / "javac")
         elif arm.runtime.family == "rust":
             self._classpaths[arm.key] = build_rust(program, arm.runtime.executable)
@@ -43,8 +47,13 @@ class ProtocolDriver:
                     "VERSUS_MIN_SAMPLE_NS": str(method.min_sample_ns)})
         return argv, env
 
-    def run(self, arm: Arm, method: Method, inner: int, executor: Executor) -> ProcessRun:
+    def classpath(self, arm: Arm) -> Path | None:
+        return self._classpaths.get(arm.key)
+
+    def run(self, arm: Arm, method: Method, inner: int, executor: Executor,
+            extra_env: dict[str, str] | None = None) -> ProcessRun:
         argv, env = self.command(arm, method, inner)
+        env.update(extra_env or {})
         completed = executor.execute(argv, env, method.timeout, cwd=arm.experiment.path)
         run = ProcessRun(FAILED)
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .spec import JVM_HOSTED
+from .spec import C1, JVM_HOSTED
 
 HELPERS = Path(__file__).resolve().parents[3] / "helpers"
 
@@ -57,7 +57,7 @@ class Runtime:
             if "pythreading" in self.flags or "pythreading" in self.details.get("implied", ""):
                 path.insert(0, str(HELPERS / "python" / "pythreading"))
             cache = self.details.get("cachedir", "")
-            argv = [exe, "-Xss2m", "-cp", str(self.jar), f"-Dpython.path={':'.join(path)}",
+            argv = [exe, *self.jvm_flags(), "-Xss2m", "-cp", str(self.jar), f"-Dpython.path={':'.join(path)}",
                     f"-Dpython.cachedir={cache}", "-Dpython.console.encoding=UTF-8"]
             if self.home:
                 argv.append(f"-Dpython.home={self.home}")
@@ -67,15 +67,22 @@ class Runtime:
             return [exe, *flags, "-I", str(HELPERS / "ruby"), str(program)], {}
         if self.family == "jruby":
             jvm, mode = self._jruby_mode()
-            return [exe, *jvm, "-Xss4m", "-jar", str(self.jar), *mode, "-I", str(HELPERS / "ruby"), str(program)], {}
+            return [exe, *self.jvm_flags(), *jvm, "-Xss4m", "-jar", str(self.jar), *mode, "-I", str(HELPERS / "ruby"),
+                    str(program)], {}
         if self.family == "java":
-            mode = ["-Xint"] if "int" in self.flags else []
-            return [exe, *mode, "-cp", str(classpath), program.stem], {}
+            if classpath is not None and classpath.suffix == ".jar":  # a Maven project's runnable jar
+                return [exe, *self.jvm_flags(), "-jar", str(classpath)], {}
+            return [exe, *self.jvm_flags(), "-cp", str(classpath), program.stem], {}
         if self.family == "go":
             return [exe, "run", str(program)], {}
         if self.family == "rust":  # `classpath` is the binary the driver built from the Cargo project
             return [str(classpath)], {}
         raise ValueError(f"no launcher for {self.family}")
+
+    def jvm_flags(self) -> list[str]:
+        """JVM options that the runtime's flags ask for: +int on java, +c1 on every JVM family."""
+        flags = ["-Xint"] if self.family == "java" and "int" in self.flags else []
+        return flags + ([C1] if "c1" in self.flags else [])
 
     def _jruby_mode(self) -> tuple[list[str], list[str]]:
         """(JVM options, JRuby options) for +int / +jit. JRuby 1.0 has no -X options: its JIT is a JVM

@@ -10,11 +10,14 @@ FAMILIES = ("cpython", "pypy", "jython", "cruby", "jruby", "java", "go", "rust")
 JVM_HOSTED = ("jython", "jruby")
 
 # Flags each family understands, with what they mean (shown by `versus runtimes`).
+C1 = "-XX:TieredStopAtLevel=1"  # C1 only: the heir of the client compiler (-client) of Java 6
+
 FLAGS: dict[str, dict[str, str]] = {
     "cruby": {"yjit": "--yjit"},
-    "jruby": {"int": "interpreter (-X-C)", "jit": "compiler (-X+C)"},
-    "jython": {"pythreading": "a threading module in Python around ReentrantLock, shaped like 2.5.0's"},
-    "java": {"int": "-Xint (bytecode interpreter only)"},
+    "jruby": {"int": "interpreter (-X-C)", "jit": "compiler (-X+C)", "c1": f"JVM with the C1 compiler only ({C1})"},
+    "jython": {"pythreading": "a threading module in Python around ReentrantLock, shaped like 2.5.0's",
+               "c1": f"JVM with the C1 compiler only ({C1})"},
+    "java": {"int": "-Xint (bytecode interpreter only)", "c1": f"C1 compiler only ({C1})"},
 }
 
 _SPEC = re.compile(r"^(?P<family>[a-z]+)(?:@(?P<version>[0-9A-Za-z.*]+|\*))?(?P<flags>(?:\+[a-z0-9_]+)*)$")
