@@ -1,0 +1,185 @@
+package versus.rpc;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicLong;
+
+import versus.Helper;
+
+/**
+ * How every client of this experiment is measured, whatever its transport (plain Java, shared by the 2008 and
+ * today's Maven projects, which cannot share a class path otherwise).
+ *
+ * <p>A sample is {@code inner} round trips on one connection at concurrency 1, timed as a batch; each round trip
+ * is also timed on its own so that the process run can report its latency percentiles. The check is the count
+ * of responses that equalled the expected MediaContent, so the experiment's {@code check = "inner"} fails on a
+ * single wrong or missing response. After the last measured sample the run measures throughput at concurrency
+ * {@code concurrency} (each thread with its own client connection) for {@code throughput_ms}, outside the
+ * sample's time: percentiles and throughput are metrics, one value per process run.
+ */
+public final class Bench {
+    private Bench() {
+    }
+
+    /** One client connection: each round trip sends the request and says whether the response was the expected one. */
+    public interface Link extends AutoCloseable {
+        boolean roundTrip() throws Exception;
+
+        @Override
+        default void close() throws Exception {
+        }
+    }
+
+    /** Opens a client connection to the server on 127.0.0.1:VERSUS_PORT. */
+    @FunctionalInterface
+    public interface Linker {
+        Link open(int port) throws Exception;
+    }
+
+    public static int port() {
+        String text = System.getenv("VERSUS_PORT");
+        if (text == null || text.isEmpty()) {
+            throw new IllegalStateException("VERSUS_PORT is not set: run this client through `versus run rpc`, "
+                    + "which starts the case's server on a free loopback port");
+        }
+        return Integer.parseInt(text.trim());
+    }
+
+    static long envLong(String name, long defaultValue) {
+        String text = System.getenv(name);
+        return text == null || text.trim().isEmpty() ? defaultValue : Long.parseLong(text.trim());
+    }
+
+    /** The helper case that measures one transport. Nothing is opened until the case runs. */
+    public static Helper.Case measure(Linker linker) {
+        return new Measured(linker);
+    }
+
+    static final int WARMING = 0;
+    static final int MEASURING = 1;
+    static final int STOPPING = 2;
+
+    static final class Measured implements Helper.Case {
+        private final Linker linker;
+        private Link link;
+        private long[] latencies = new long[1024];
+        private int recorded;
+        private long measuredSamples;
+
+        Measured(Linker linker) {
+            this.linker = linker;
+        }
+
+        @Override
+        public Helper.Sample run(Helper.Context ctx) throws Exception {
+            if (link == null) {
+                // Self-calibration calls the case before the first warmup sample; with no warmup sample they
+                // would count as measured ones, so calibrating needs warmup >= 1.
+                if (envLong("VERSUS_INNER", 0) == 0 && envLong("VERSUS_WARMUP", 1) == 0) {
+                    throw new IllegalStateException("VERSUS_INNER=0 needs VERSUS_WARMUP >= 1 (set warmup >= 1)");
+                }
+                link = linker.open(port());
+            }
+            long inner = ctx.inner();
+            boolean record = !ctx.warmup();
+            if (record && recorded + inner > latencies.length) {
+                latencies = Arrays.copyOf(latencies, (int) Math.max(latencies.length * 2L, recorded + inner));
+            }
+            long matched = 0;
+            long start = System.nanoTime();
+            for (long i = 0; i < inner; i++) {
+                long before = System.nanoTime();
+                if (link.roundTrip()) {
+                    matched++;
+                }
+                if (record) {
+                    latencies[recorded++] = System.nanoTime() - before;
+                }
+            }
+            long elapsed = System.nanoTime() - start;
+            if (record && ++measuredSamples == envLong("VERSUS_SAMPLES", Helper.DEFAULT_SAMPLES)) {
+                long[] sorted = Arrays.copyOf(latencies, recorded);
+                Arrays.sort(sorted);
+                ctx.metric("latency_p50_us", percentile(sorted, 0.50) / 1e3, "us");
+                ctx.metric("latency_p90_us", percentile(sorted, 0.90) / 1e3, "us");
+                ctx.metric("latency_p99_us", percentile(sorted, 0.99) / 1e3, "us");
+                ctx.metric("round_trips", recorded, "count");
+                throughput(ctx);
+            }
+            return new Helper.Sample(elapsed, inner, matched);
+        }
+
+        /** Round trips per second with `concurrency` threads, each on its own connection, until a deadline. */
+        private void throughput(Helper.Context ctx) throws Exception {
+            int threads = Integer.parseInt(ctx.param("concurrency", "8"));
+            long measureMs = Long.parseLong(ctx.param("throughput_ms", "1000"));
+            long warmMs = Math.max(50, measureMs / 4);
+            java.util.concurrent.atomic.AtomicInteger phase = new java.util.concurrent.atomic.AtomicInteger(WARMING);
+            AtomicLong trips = new AtomicLong();
+            AtomicLong wrong = new AtomicLong();
+            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            CyclicBarrier ready = new CyclicBarrier(threads + 1);
+            int port = port();
+            List<Thread> workers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                Thread worker = new Thread(() -> {
+                    try (Link mine = linker.open(port)) {
+                        ready.await();
+                        long done = 0;
+                        while (true) {
+                            if (phase.get() == STOPPING) {
+                                break;
+                            }
+                            boolean ok = mine.roundTrip();
+                            if (phase.get() == MEASURING) { // counted when it ends inside the measured window
+                                done++;
+                            }
+                            if (!ok) {
+                                wrong.incrementAndGet();
+                            }
+                        }
+                        trips.addAndGet(done);
+                    } catch (Throwable error) {
+                        failures.add(error);
+                        ready.reset();
+                    }
+                }, "client-" + t);
+                worker.setDaemon(true);
+                workers.add(worker);
+                worker.start();
+            }
+            ready.await();
+            Thread.sleep(warmMs);
+            long start = System.nanoTime();
+            phase.set(MEASURING);
+            Thread.sleep(measureMs);
+            phase.set(STOPPING);
+            long elapsed = System.nanoTime() - start;
+            for (Thread worker : workers) {
+                worker.join(60_000);
+            }
+            if (!failures.isEmpty()) {
+                throw new IllegalStateException("throughput at concurrency " + threads + " failed", failures.get(0));
+            }
+            if (wrong.get() > 0) {
+                throw new IllegalStateException(wrong.get() + " responses at concurrency " + threads
+                        + " differed from the expected MediaContent");
+            }
+            ctx.metric("throughput_rps", trips.get() * 1e9 / elapsed, "1/s");
+            System.out.println(String.format(Locale.ROOT, "concurrency %d: %d round trips in %.3f s", threads,
+                    trips.get(), elapsed / 1e9));
+        }
+    }
+
+    /** The value at quantile q of sorted values (nearest rank). */
+    static double percentile(long[] sorted, double q) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int rank = (int) Math.ceil(q * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+}
