@@ -1,0 +1,62 @@
+"""The Python end of the cross-language test (tests/test_serialization_crosslang.py).
+
+    python crosslang.py encode FORMAT VALUE_JSON OUT_FILE
+    python crosslang.py decode FORMAT VALUE_JSON IN_FILE
+
+The same command line as the JVM's serialization.CrossLanguage: FORMAT is protobuf, thrift-binary,
+thrift-compact, msgpack or cbor; VALUE_JSON a value file (experiments/serialization/data/media-*.json).
+encode writes the serializer's bytes of that value. decode exits 0 if the file's bytes decode to a value
+equal to VALUE_JSON's (types and unset fields included), 1 with the first differing field on stderr
+otherwise, 2 on a usage error, a missing install or undecodable bytes. Python 3.9 syntax.
+"""
+import sys
+
+import pylibs
+
+USAGE = "usage: crosslang.py encode|decode FORMAT VALUE_JSON FILE   (FORMAT: %s)"
+
+
+def main(argv):
+    formats = ("protobuf", "thrift-binary", "thrift-compact", "msgpack", "cbor")
+    if len(argv) != 4 or argv[0] not in ("encode", "decode") or argv[1] not in formats:
+        sys.stderr.write(USAGE % ", ".join(formats) + "\n")
+        return 2
+    command, fmt, value_file, path = argv
+    try:
+        pylibs.activate()
+        import model
+        import serializers
+        serializer = serializers.load(serializers.CROSS_LANGUAGE[fmt])
+        value = model.load_value(value_file)
+    except Exception as error:  # setup and value errors: a message, never a traceback
+        sys.stderr.write("crosslang: %s\n" % error)
+        return 2
+    if command == "encode":
+        data = serializer.serialize(serializer.create(value))
+        with open(path, "wb") as f:
+            f.write(data)
+        return 0
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        decoded = serializer.deserialize(data)
+        got = serializer.plain(decoded)
+        if fmt in ("msgpack", "cbor"):
+            # The maps themselves, not only the object built from them: an extra key or a wrong type fails too.
+            loads = __import__("msgpack").unpackb if fmt == "msgpack" else __import__("cbor2").loads
+            got = loads(data)
+    except Exception as error:  # bytes this library cannot decode
+        sys.stderr.write("crosslang decode %s: %s: %s: %s\n" % (fmt, path, type(error).__name__, error))
+        return 2
+    difference = model.diff(got, value)
+    if difference:
+        sys.stderr.write("%s bytes of %s decode to a different value: %s\n" % (fmt, path, difference))
+        return 1
+    if serializer.touch(decoded) != model.digest(value):
+        sys.stderr.write("%s bytes of %s: reading every field gave another digest\n" % (fmt, path))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

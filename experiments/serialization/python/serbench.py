@@ -1,0 +1,185 @@
+"""thrift-protobuf-compare (Eishay Smith, November 2008) for Python: one case per serializer.
+
+Each sample times, `inner` times each, the three operations of the 2008 harness on one value
+(VERSUS_PARAM_VALUE, default standard: experiments/serialization/data/media-standard.json):
+
+    create       build the serializer's object from the already-parsed value
+    serialize    object -> bytes
+    deserialize  bytes -> the full object, every field read (touch)
+
+The sample's time is their sum (a round trip from values); metrics give each per iteration
+(create_ns, serialize_ns, deserialize_ns) and the sizes (bytes, deflate_bytes: raw deflate, level 6).
+
+Nothing is timed before the serializer has round-tripped the value to an equal object (types and
+unset fields included) with a stable encoding; a serializer that loses anything fails its run. After
+every sample the last object created, the last bytes and the last object decoded are checked again
+(the check is "equal"), and every decoded object's touch() must have returned the value's digest.
+
+    python serbench.py --check        round-trip every value through every serializer, print the sizes
+Python 3.9 syntax (PyPy 3.9). The packages come from scripts/serialization-python-deps.sh (pylibs.py).
+"""
+import sys
+import zlib
+
+import pylibs
+
+try:
+    pylibs.activate()
+except pylibs.SetupError as _error:
+    sys.stderr.write("serbench: error: %s\n" % _error)
+    sys.exit(2)
+
+import model  # noqa: E402
+import serializers  # noqa: E402
+import versus_helper as vh  # noqa: E402
+
+
+class RoundTripError(Exception):
+    pass
+
+
+def deflated_size(data):
+    compressor = zlib.compressobj(6, zlib.DEFLATED, -15)  # raw deflate: no zlib header or checksum
+    return len(compressor.compress(data) + compressor.flush())
+
+
+def prepare(serializer, value):
+    """Round-trip the value once, untimed; the reference bytes. RoundTripError says what differs."""
+    def fail(what):
+        raise RoundTripError("%s does not round-trip %s: %s" % (serializer.name, value_name(value), what))
+    created = serializer.create(value)
+    problem = model.diff(serializer.plain(created), value)
+    if problem:
+        fail("create: " + problem)
+    data = serializer.serialize(created)
+    if not isinstance(data, bytes):
+        fail("serialize returned %s, not bytes" % type(data).__name__)
+    back = serializer.deserialize(data)
+    problem = model.diff(serializer.plain(back), value)
+    if problem:
+        fail("deserialize: " + problem)
+    touched, expected = serializer.touch(back), model.digest(value)
+    if touched != expected:
+        fail("touch read %d, the value's digest is %d" % (touched, expected))
+    again = serializer.serialize(back)
+    if again != data:
+        fail("serializing the decoded object gave %d other bytes than the first %d" % (len(again), len(data)))
+    return data
+
+
+_VALUE_NAMES = {}
+
+
+def value_name(value):
+    return _VALUE_NAMES.get(id(value), "the value")
+
+
+def load_value(name):
+    value = model.load_value(name)
+    _VALUE_NAMES[id(value)] = name
+    return value
+
+
+def case_for(name):
+    """A manual case: create, serialize and deserialize `inner` times each, timed apart."""
+    state = {}
+    now = vh.now_ns
+
+    def setup():
+        try:
+            serializer = serializers.load(name)
+            value = load_value(vh.param("value", "standard"))
+            reference = prepare(serializer, value)
+        except (pylibs.SetupError, model.ValueFileError, RoundTripError) as error:
+            sys.stdout.flush()
+            sys.stderr.write("serbench: error: %s\n" % error)
+            sys.exit(1)
+        print("serializer %s: %s" % (name, serializer.about))
+        print("value %s: %d bytes, %d deflated" % (value_name(value), len(reference), deflated_size(reference)))
+        state.update(serializer=serializer, value=value, reference=reference, digest=model.digest(value),
+                     size=len(reference), deflated=deflated_size(reference))
+
+    def measure(ctx):
+        if not state:
+            setup()
+        s = state["serializer"]
+        create, serialize, deserialize, touch = s.create, s.serialize, s.deserialize, s.touch
+        value = state["value"]
+        inner = ctx.inner
+        loops = range(inner)
+        obj = data = None
+        total = 0
+        t0 = now()
+        for _ in loops:
+            obj = create(value)
+        t1 = now()
+        for _ in loops:
+            data = serialize(obj)
+        t2 = now()
+        for _ in loops:
+            total += touch(deserialize(data))
+        t3 = now()
+        check = verify(s, value, obj, data, total, inner)
+        ctx.metric("create_ns", (t1 - t0) / float(inner), "ns")
+        ctx.metric("serialize_ns", (t2 - t1) / float(inner), "ns")
+        ctx.metric("deserialize_ns", (t3 - t2) / float(inner), "ns")
+        ctx.metric("bytes", state["size"], "bytes")
+        ctx.metric("deflate_bytes", state["deflated"], "bytes")
+        return vh.Sample(t3 - t0, inner, check)
+
+    def verify(s, value, obj, data, total, inner):
+        """'equal', or what went wrong in this sample (the harness then fails the run)."""
+        if data != state["reference"]:
+            return "serialize gave %d bytes unlike the reference %d" % (len(data), state["size"])
+        problem = model.diff(s.plain(obj), value)
+        if problem:
+            return "create: " + problem
+        if total != inner * state["digest"]:
+            return "deserialize: touch summed %d, expected %d x %d" % (total, inner, state["digest"])
+        problem = model.diff(s.plain(s.deserialize(data)), value)
+        if problem:
+            return "deserialize: " + problem
+        return "equal"
+
+    return measure
+
+
+def check_all():
+    """--check: every serializer of this interpreter on every value; exit 1 if any fails."""
+    failed = 0
+    print("%-16s %s" % ("", " ".join("%17s" % v for v in model.value_names())))
+    for name in serializers.names():
+        try:
+            serializer = serializers.load(name)
+        except pylibs.SetupError as error:
+            print("%-16s error: %s" % (name, error))
+            failed += 1
+            continue
+        cells = []
+        for value_file in model.value_names():
+            try:
+                data = prepare(serializer, load_value(value_file))
+                cells.append("%17s" % ("%d/%d B" % (len(data), deflated_size(data))))
+            except Exception as error:  # any failure of a library is a failed check here, never a traceback
+                cells.append("%17s" % "FAILED")
+                print("%s on %s: %s: %s" % (name, value_file, type(error).__name__, error), file=sys.stderr)
+                failed += 1
+        print("%-16s %s   %s" % (name, " ".join(cells), serializer.about))
+    skipped = serializers.unavailable()
+    if skipped:
+        print("not on %s (no install): %s" % (pylibs.tag(), ", ".join(skipped)))
+    print("bytes/deflated bytes per value; %s" % ("all equal after the round trip" if not failed else "%d FAILED" % failed))
+    return 1 if failed else 0
+
+
+def main():
+    if sys.argv[1:] == ["--check"]:
+        sys.exit(check_all())
+    if sys.argv[1:]:
+        sys.stderr.write("usage: serbench.py [--check]  (the harness runs it with VERSUS_CASE set)\n")
+        sys.exit(2)
+    vh.run([(name, case_for(name)) for name in serializers.names()])
+
+
+if __name__ == "__main__":
+    main()
