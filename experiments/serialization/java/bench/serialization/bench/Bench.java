@@ -1,0 +1,154 @@
+package serialization.bench;
+
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.Blackhole;
+
+import serialization.model.MediaContent;
+
+/**
+ * The 2008 benchmark's operations for one serializer, as JMH benchmarks that every serializer inherits
+ * (JMH generates `Protobuf.serialize`, `Thrift.serialize`, … from these methods; a case's command names
+ * one). T is the serializer's own object: generated classes for protobuf and Thrift, the plain Java
+ * objects for Java serialization, Jackson, Kryo, ….
+ *
+ * <ul>
+ *   <li>create: build the serializer's object from the value (the 2008 "create");</li>
+ *   <li>serialize: that object to a byte array;</li>
+ *   <li>deserialize: a byte array to the serializer's full object, then read every field (the same work
+ *       for every serializer: lazily decoded strings are decoded, FlatBuffers is copied out);</li>
+ *   <li>roundtrip: serialize then deserialize (jvm-serializers' "total");</li>
+ *   <li>read_two: from the bytes, read two fields only (media.uri and the first image's uri): what lazy
+ *       formats are for; reported apart, never as "deserialize".</li>
+ * </ul>
+ *
+ * <p>Before timing, {@link #setup} round-trips all four values (standard, 2008, unicode, large) through
+ * the serializer and compares each with the original; after timing, {@link #check} compares the last
+ * result of the timed loop with the value. Both go into one versus check line: "ok", or the first
+ * difference, which fails the process run. The serialize arm also reports the size of the value's bytes
+ * and of their deflate (zlib level 6) compression as metrics.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public abstract class Bench<T> {
+    /** Which value the timed loop uses: standard, 2008, unicode or large (data/media-NAME.json). */
+    @Param("standard")
+    public String value;
+
+    protected MediaContent input;
+    protected T object;
+    protected byte[] bytes;
+    private String operation;
+    private String problem;
+    private Object last;
+
+    /** The serializer's object for a value; what "create" times. */
+    protected abstract T build(MediaContent value);
+
+    protected abstract byte[] encode(T object) throws Exception;
+
+    /** The serializer's full object from bytes (fields may still be undecoded; {@link #touch} reads them). */
+    protected abstract T decode(byte[] bytes) throws Exception;
+
+    /** Read every field of a decoded object into the blackhole. */
+    protected abstract void touch(T object, Blackhole blackhole);
+
+    /** The value an object carries, for the checks (never timed). */
+    protected abstract MediaContent toValue(T object);
+
+    /** read_two: media.uri and the first image's uri from the bytes. The default decodes everything first. */
+    protected String[] readTwo(byte[] bytes) throws Exception {
+        MediaContent value = toValue(decode(bytes));
+        return new String[] {value.media.uri, value.images.get(0).uri};
+    }
+
+    /** The round trips of every value: null if all come back equal, else the first difference (see Checks). */
+    public String verify() {
+        return Checks.roundTrips(this::build, this::encode, this::decode, this::toValue);
+    }
+
+    /** The serialized bytes of a value (for Verify's size table). */
+    public byte[] bytesOf(MediaContent value) throws Exception {
+        return encode(build(value));
+    }
+
+    @Setup(Level.Trial)
+    public void setup(BenchmarkParams params) throws Exception {
+        String benchmark = params.getBenchmark();
+        operation = benchmark.substring(benchmark.lastIndexOf('.') + 1);
+        problem = verify();
+        input = serialization.model.Values.named(value);
+        object = build(input);
+        bytes = encode(object);
+        if (operation.equals("serialize") || operation.equals("roundtrip")) {
+            Checks.metric("size", bytes.length, "bytes");
+            Checks.metric("deflate_size", Checks.deflatedSize(bytes), "bytes");
+        }
+    }
+
+    @Benchmark
+    public Object create() {
+        return last = build(input);
+    }
+
+    @Benchmark
+    public Object serialize() throws Exception {
+        return last = encode(object);
+    }
+
+    @Benchmark
+    public void deserialize(Blackhole blackhole) throws Exception {
+        T decoded = decode(bytes);
+        touch(decoded, blackhole);
+        last = decoded;
+    }
+
+    @Benchmark
+    public void roundtrip(Blackhole blackhole) throws Exception {
+        T decoded = decode(encode(object));
+        touch(decoded, blackhole);
+        last = decoded;
+    }
+
+    @Benchmark
+    public Object read_two() throws Exception {
+        return last = readTwo(bytes);
+    }
+
+    /** The last result of the timed loop must still be the value (or its bytes); one check line either way. */
+    @TearDown(Level.Trial)
+    @SuppressWarnings("unchecked")
+    public void check() throws Exception {
+        String found = problem;
+        if (found == null && last == null) {
+            found = "the timed loop produced no result";
+        }
+        if (found == null) {
+            switch (operation) {
+                case "serialize":
+                    found = Checks.sameBytes(bytes, (byte[]) last);
+                    break;
+                case "read_two":
+                    String[] two = (String[]) last;
+                    found = two[0].equals(input.media.uri) && two[1].equals(input.images.get(0).uri) ? null
+                            : "read_two read " + two[0] + " and " + two[1];
+                    break;
+                default:
+                    found = serialization.model.Diff.first(input, toValue((T) last));
+            }
+        }
+        Checks.check(found == null ? "ok" : value + ": " + found);
+    }
+}
