@@ -450,6 +450,6 @@ def load(name):
                 parts = factory()
             except ImportError as error:
                 raise pylibs.SetupError("%s: cannot import %s on %s: run %s %s"
-                                        % (name, error, pylibs.tag(), pylibs.BUILD_COMMAND, sys.executable))
+                                        % (name, error, pylibs.tag(), pylibs.BUILD_COMMAND, sys.executable)) from None
             return Serializer(name, requires, *parts)
     raise KeyError(name)
