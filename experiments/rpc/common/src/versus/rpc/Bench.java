@@ -13,10 +13,11 @@ import versus.Helper;
  * How every client of this experiment is measured, whatever its transport (plain Java, shared by the 2008 and
  * today's Maven projects, which cannot share a class path otherwise).
  *
- * <p>A sample is {@code inner} round trips on one connection at concurrency 1, timed as a batch; each round trip
- * is also timed on its own so that the process run can report its latency percentiles. The check is the count
- * of responses that equalled the expected MediaContent, so the experiment's {@code check = "inner"} fails on a
- * single wrong or missing response. After the last measured sample the run measures throughput at concurrency
+ * <p>A sample is a batch of round trips on one connection at concurrency 1, as many as fit in
+ * VERSUS_MIN_SAMPLE_NS (the sample sizes itself and reports the count as its inner); each round trip is also
+ * timed on its own so that the process run can report its latency percentiles. The check is the count of
+ * responses that differed from the expected MediaContent, so the experiment's {@code check = "0"} fails on a
+ * single wrong answer (a missing one fails the run with an exception). After the last measured sample the run measures throughput at concurrency
  * {@code concurrency} (each thread with its own client connection) for {@code throughput_ms}, outside the
  * sample's time: percentiles and throughput are metrics, one value per process run.
  */
@@ -76,30 +77,32 @@ public final class Bench {
         @Override
         public Helper.Sample run(Helper.Context ctx) throws Exception {
             if (link == null) {
-                // Self-calibration calls the case before the first warmup sample; with no warmup sample they
-                // would count as measured ones, so calibrating needs warmup >= 1.
-                if (envLong("VERSUS_INNER", 0) == 0 && envLong("VERSUS_WARMUP", 1) == 0) {
-                    throw new IllegalStateException("VERSUS_INNER=0 needs VERSUS_WARMUP >= 1 (set warmup >= 1)");
-                }
                 link = linker.open(port());
             }
-            long inner = ctx.inner();
+            // The sample sizes itself: round trips until VERSUS_MIN_SAMPLE_NS have passed. A fixed count chosen by
+            // a cold first process would leave later processes' warmup too short for the JIT.
+            long minNs = envLong("VERSUS_MIN_SAMPLE_NS", Helper.DEFAULT_MIN_SAMPLE_NS);
             boolean record = !ctx.warmup();
-            if (record && recorded + inner > latencies.length) {
-                latencies = Arrays.copyOf(latencies, (int) Math.max(latencies.length * 2L, recorded + inner));
-            }
+            long trips = 0;
             long matched = 0;
             long start = System.nanoTime();
-            for (long i = 0; i < inner; i++) {
+            long deadline = start + minNs;
+            long after;
+            do {
                 long before = System.nanoTime();
                 if (link.roundTrip()) {
                     matched++;
                 }
+                after = System.nanoTime();
+                trips++;
                 if (record) {
-                    latencies[recorded++] = System.nanoTime() - before;
+                    if (recorded == latencies.length) {
+                        latencies = Arrays.copyOf(latencies, latencies.length * 2);
+                    }
+                    latencies[recorded++] = after - before;
                 }
-            }
-            long elapsed = System.nanoTime() - start;
+            } while (after - deadline < 0);
+            long elapsed = after - start;
             if (record && ++measuredSamples == envLong("VERSUS_SAMPLES", Helper.DEFAULT_SAMPLES)) {
                 long[] sorted = Arrays.copyOf(latencies, recorded);
                 Arrays.sort(sorted);
@@ -109,7 +112,7 @@ public final class Bench {
                 ctx.metric("round_trips", recorded, "count");
                 throughput(ctx);
             }
-            return new Helper.Sample(elapsed, inner, matched);
+            return new Helper.Sample(elapsed, trips, trips - matched);
         }
 
         /** Round trips per second with `concurrency` threads, each on its own connection, until a deadline. */

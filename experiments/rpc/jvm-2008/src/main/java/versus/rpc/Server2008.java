@@ -23,6 +23,7 @@ public final class Server2008 {
                 SocketRpc.serve(port, SocketRpc.STYLE_2008_NODELAY);
                 break;
             case "http_2008":
+            case "http_2008_nostale":
                 jetty(port, Http2008.servlet());
                 break;
             case "spring_2008":
@@ -30,7 +31,7 @@ public final class Server2008 {
                 break;
             default:
                 System.err.println("Server2008: no server for case " + name
-                        + " (cases: socket_2008, socket_2008_nodelay, http_2008, spring_2008)");
+                        + " (cases: socket_2008, socket_2008_nodelay, http_2008, http_2008_nostale, spring_2008)");
                 System.exit(2);
         }
     }
