@@ -7,22 +7,26 @@
 #   scripts/build-fastcond.sh PYTHON ...      only these interpreters
 #
 # Idempotent and quick: an interpreter whose build is up to date (same source, same interpreter,
-# same flags, importable) is skipped. Each build compiles the one C file straight with cc and the
+# same flags, importable) is skipped; "same source" is fastcond.c and the emucond.h it includes.
+# Each build compiles the one C file straight with cc and the
 # interpreter's own headers (sysconfig), so it needs no setuptools, and it writes nothing into
 # subjects/fastcond. A failed build is reported and the others go on; the exit code is 1 if any
 # failed, so the experiments' fastcond arms fail loudly rather than run without fastcond.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 source_file=$here/subjects/fastcond/src/fastcond.c
+header_file=$here/subjects/fastcond/src/emucond.h  # fastcond.c includes it: the stamp covers both
 cache=${VERSUS_CACHE:-$HOME/.cache/versus}
 out_root=$cache/fastcond
 cc=${CC:-cc}
 cflags="-shared -fPIC -O2 -DNDEBUG -fwrapv -pthread -Wall -Wno-missing-field-initializers"
 
-if [ ! -f "$source_file" ]; then
-  echo "build-fastcond: no $source_file" >&2
-  exit 1
-fi
+for file in "$source_file" "$header_file"; do
+  if [ ! -f "$file" ]; then
+    echo "build-fastcond: no $file" >&2
+    exit 1
+  fi
+done
 
 if [ $# -gt 0 ]; then
   pythons=("$@")
@@ -41,7 +45,7 @@ else
   [ -x "$here/.venv/bin/python" ] && pythons+=("$here/.venv/bin/python")
 fi
 
-digest=$(cat "$source_file" | sha256sum | cut -d' ' -f1)
+digest=$(cat "$source_file" "$header_file" | sha256sum | cut -d' ' -f1)
 status=0
 for py in "${pythons[@]}"; do
   info=$("$py" -c 'import sys, sysconfig

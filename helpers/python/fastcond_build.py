@@ -3,21 +3,26 @@ import os
 import sys
 
 
-SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "subjects", "fastcond", "src",
-                      "fastcond.c")
+SOURCE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "subjects", "fastcond", "src")
+# fastcond.c and the header it includes, in the order scripts/build-fastcond.sh hashes them
+SOURCES = [os.path.join(SOURCE_DIR, name) for name in ("fastcond.c", "emucond.h")]
 
 
 def _check_fresh(folder):
-    """A build of an older fastcond.c would measure the old code: refuse it (the stamp starts with the source's sha256)."""
-    if not os.path.isfile(SOURCE):
+    """A build of an older fastcond.c or emucond.h would measure the old code: refuse it (the stamp starts
+    with the sha256 of the two files, concatenated)."""
+    if not all([os.path.isfile(path) for path in SOURCES]):
         return
     import hashlib
-    with open(SOURCE, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
+    sha = hashlib.sha256()
+    for path in SOURCES:
+        with open(path, "rb") as f:
+            sha.update(f.read())
+    digest = sha.hexdigest()
     with open(os.path.join(folder, ".stamp")) as f:
         built = (f.read().split() or [""])[0]
     if built != digest:
-        raise RuntimeError("the fastcond build in %s is of an older subjects/fastcond/src/fastcond.c: "
+        raise RuntimeError("the fastcond build in %s is of an older subjects/fastcond/src/fastcond.c or emucond.h: "
                            "run scripts/build-fastcond.sh" % folder)
 
 

@@ -8,6 +8,7 @@ setup(
         Extension(
             "fastcond",
             sources=["src/fastcond.c"],
+            depends=["src/emucond.h"],  # so that a change to the header alone rebuilds
             extra_compile_args=["-O2", "-Wall", "-Wno-missing-field-initializers"],
             libraries=["pthread"],
         )

@@ -26,6 +26,9 @@
  *
  * Before blocking, and before re-taking the GIL, a waiter spins briefly
  * (bounded, adaptive, off while the CPUs are busy): see "bounded spinning".
+ *
+ * The waiter list, notify and the settling of a wait's outcome are plain C
+ * in emucond.h, which experiments/condvar/c/condvar.c also includes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -76,12 +79,12 @@ fc_call1(PyObject *f, PyObject *a)
 #  define fc_call1(f, a) PyObject_CallOneArg((f), (a))
 #endif
 
-typedef struct fc_waiter {
-    struct fc_waiter *prev, *next;
-    sem_t sem;
-    int notified;
-    unsigned long epoch;        /* fc_gil_epoch when posted */
-} fc_waiter;
+static unsigned long fc_gil_epoch;       /* bumped after each GIL drop in wait */
+
+/* a waiter's epoch: fc_gil_epoch when it was posted (see spin_for_gil) */
+#define EMUCOND_ON_POST(w) \
+    ((w)->epoch = __atomic_load_n(&fc_gil_epoch, __ATOMIC_RELAXED))
+#include "emucond.h"
 
 typedef struct {
     PyObject_HEAD
@@ -94,9 +97,7 @@ typedef struct {
     PyObject *locked;           /* used for the ownership check of plain locks */
     PyObject *dict;
     PyObject *weakreflist;
-    pthread_mutex_t mutex;
-    fc_waiter *head, *tail;
-    Py_ssize_t nwaiters;
+    emucond ec;                 /* the waiters: mutex, list, count */
     int spin_pre, spin_post;    /* adaptive spin budgets, ns */
     unsigned int nspins;
 } CondObject;
@@ -107,52 +108,6 @@ static PyObject *default_lock_factory;   /* _thread.RLock */
 static PyObject *pypy_tick;   /* a Python-level no-op: runs PyPy's pending signal handlers */
 #endif
 static PyObject *saved_condition;        /* threading.Condition before patch() */
-static unsigned long fc_gil_epoch;       /* bumped after each GIL drop in wait */
-
-/* ---- waiter list: caller holds self->mutex ---- */
-
-static void
-list_append(CondObject *self, fc_waiter *w)
-{
-    w->next = NULL;
-    w->prev = self->tail;
-    if (self->tail)
-        self->tail->next = w;
-    else
-        self->head = w;
-    self->tail = w;
-    self->nwaiters++;
-}
-
-static void
-list_unlink(CondObject *self, fc_waiter *w)
-{
-    if (w->prev)
-        w->prev->next = w->next;
-    else
-        self->head = w->next;
-    if (w->next)
-        w->next->prev = w->prev;
-    else
-        self->tail = w->prev;
-    w->prev = w->next = NULL;
-    self->nwaiters--;
-}
-
-static Py_ssize_t
-wake_locked(CondObject *self, Py_ssize_t n)
-{
-    Py_ssize_t woken = 0;
-    while (woken < n && self->head) {
-        fc_waiter *w = self->head;
-        list_unlink(self, w);
-        w->notified = 1;
-        w->epoch = __atomic_load_n(&fc_gil_epoch, __ATOMIC_RELAXED);
-        sem_post(&w->sem);
-        woken++;
-    }
-    return woken;
-}
 
 /* ---- helpers ---- */
 
@@ -360,7 +315,7 @@ spin_for_gil(CondObject *self, unsigned long epoch)
    EINTR while spinning: check signals, call again with spin=0).
    spin: 0 no pre-spin, 1 pre-spin, 2 pre-spin + recheck. */
 static int
-sem_wait_until(CondObject *self, fc_waiter *w, int infinite, double deadline,
+sem_wait_until(CondObject *self, emucond_waiter *w, int infinite, double deadline,
                int spin)
 {
     sem_t *sem = &w->sem;
@@ -512,7 +467,7 @@ fail:
 static PyObject *
 cond_wait_impl(CondObject *self, int infinite, double secs)
 {
-    fc_waiter w;
+    emucond_waiter w;
     PyObject *saved, *r;
     int own, got = 0, failed = 0, spin;
     double deadline = 0;
@@ -527,12 +482,8 @@ cond_wait_impl(CondObject *self, int infinite, double secs)
     if (!infinite && secs > 0)
         deadline = mono_now() + secs;
 
-    if (sem_init(&w.sem, 0, 0) != 0)
+    if (emucond_enter(&self->ec, &w) != 0)
         return PyErr_SetFromErrno(PyExc_OSError);
-    w.notified = 0;
-    pthread_mutex_lock(&self->mutex);
-    list_append(self, &w);
-    pthread_mutex_unlock(&self->mutex);
 
     if (self->release_save)
         saved = fc_call0(self->release_save);
@@ -540,15 +491,8 @@ cond_wait_impl(CondObject *self, int infinite, double secs)
         saved = fc_call0(self->release);
     }
     if (saved == NULL) {
-        pthread_mutex_lock(&self->mutex);
-        if (w.notified) {
-            sem_wait(&w.sem);
-            wake_locked(self, 1);
-        }
-        else
-            list_unlink(self, &w);
-        pthread_mutex_unlock(&self->mutex);
-        sem_destroy(&w.sem);
+        /* hands on a wakeup that already came */
+        emucond_leave(&self->ec, &w, 0, 1);
         return NULL;
     }
 
@@ -592,22 +536,9 @@ cond_wait_impl(CondObject *self, int infinite, double secs)
         break;
     }
 
-    pthread_mutex_lock(&self->mutex);
-    if (!got) {
-        if (w.notified) {
-            /* notify raced with the timeout/signal: its post is already done */
-            while (sem_wait(&w.sem) != 0 && errno == EINTR)
-                ;
-            if (failed)
-                wake_locked(self, 1);   /* hand the wakeup on */
-            else
-                got = 1;
-        }
-        else
-            list_unlink(self, &w);
-    }
-    pthread_mutex_unlock(&self->mutex);
-    sem_destroy(&w.sem);
+    /* a notify that raced with the timeout/signal counts (or is handed on
+       when leaving with an exception) */
+    got = emucond_leave(&self->ec, &w, got, failed);
 
     /* re-acquire the user lock, keeping any pending exception */
     {
@@ -737,9 +668,7 @@ cond_notify_n(CondObject *self, Py_ssize_t n)
         PyErr_SetString(PyExc_ValueError, "n must be >= 0");
         return NULL;
     }
-    pthread_mutex_lock(&self->mutex);
-    wake_locked(self, n);
-    pthread_mutex_unlock(&self->mutex);
+    emucond_notify(&self->ec, n);
     Py_RETURN_NONE;
 }
 
@@ -992,9 +921,7 @@ cond__at_fork_reinit(CondObject *self, PyObject *unused)
     if (r == NULL)
         return NULL;
     Py_DECREF(r);
-    pthread_mutex_init(&self->mutex, NULL);
-    self->head = self->tail = NULL;
-    self->nwaiters = 0;
+    emucond_init(&self->ec);
     Py_RETURN_NONE;
 }
 
@@ -1011,9 +938,9 @@ static PyObject *
 cond_get_nwaiters(CondObject *self, void *closure)
 {
     Py_ssize_t n;
-    pthread_mutex_lock(&self->mutex);
-    n = self->nwaiters;
-    pthread_mutex_unlock(&self->mutex);
+    pthread_mutex_lock(&self->ec.mutex);
+    n = self->ec.nwaiters;
+    pthread_mutex_unlock(&self->ec.mutex);
     return PyLong_FromSsize_t(n);
 }
 
@@ -1023,9 +950,9 @@ cond_repr(CondObject *self)
     Py_ssize_t n;
     if (self->lock == NULL)
         return PyUnicode_FromString("<fastcond.Condition (uninitialized)>");
-    pthread_mutex_lock(&self->mutex);
-    n = self->nwaiters;
-    pthread_mutex_unlock(&self->mutex);
+    pthread_mutex_lock(&self->ec.mutex);
+    n = self->ec.nwaiters;
+    pthread_mutex_unlock(&self->ec.mutex);
     return PyUnicode_FromFormat("<Condition(%R, %zd)>", self->lock, n);
 }
 
@@ -1037,12 +964,10 @@ cond_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     CondObject *self = (CondObject *)type->tp_alloc(type, 0);
     if (self == NULL)
         return NULL;
-    if (pthread_mutex_init(&self->mutex, NULL) != 0) {
+    if ((errno = emucond_init(&self->ec)) != 0) {
         Py_DECREF(self);
         return PyErr_SetFromErrno(PyExc_OSError);
     }
-    self->head = self->tail = NULL;
-    self->nwaiters = 0;
     self->spin_pre = fc_spin_pre_max > 0 ? fc_spin_pre_max : FC_SPIN_MIN;
     self->spin_post = fc_spin_post_max > 0 ? fc_spin_post_max : FC_SPIN_MIN;
     return (PyObject *)self;
@@ -1093,7 +1018,7 @@ cond_dealloc(CondObject *self)
     if (self->weakreflist != NULL)
         PyObject_ClearWeakRefs((PyObject *)self);
     cond_clear(self);
-    pthread_mutex_destroy(&self->mutex);
+    emucond_destroy(&self->ec);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
