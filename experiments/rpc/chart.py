@@ -1,0 +1,128 @@
+"""The rpc experiment's latency chart, like the post's: one bar per case, the median round trip on a log scale.
+
+Reads a session's JSON document (`versus report SESSION --format json`) and draws, for one JDK, the median
+time per round trip of every rpc case (the 2008 setup and today's, whiskers = 95% confidence interval),
+with the post's three 2008 figures (a MacBook Pro, Java 5) as reference bars. It also prints the claims'
+ratios, so the README can quote them from the same session.
+
+    .venv/bin/versus report 7 --format json | .venv/bin/python experiments/rpc/chart.py - -o experiments/rpc/latency.png
+    .venv/bin/python experiments/rpc/chart.py session.json [-o latency.png] [--jdk 25]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+# The post's round trips in ms ("Protobuf vs Spring RPC", November 2008).
+POST = (("socket (post)", 0.228), ("HTTP (post)", 2.08), ("Spring RPC (post)", 106.8))
+# Each case's label and setup, in the chart's order (top to bottom).
+CASES = (
+    ("socket_2008", "socket, as written", "2008"),
+    ("socket_2008_nodelay", "socket + TCP_NODELAY", "2008"),
+    ("http_2008", "HTTP (httpclient 3.1, Jetty 6)", "2008"),
+    ("http_2008_nostale", "HTTP, stale check off", "2008"),
+    ("spring_2008", "Spring 2.5.6 HttpInvoker", "2008"),
+    ("socket", "socket, buffered + NODELAY", "today"),
+    ("http", "HTTP/1.1 (HttpClient 5, Jetty 12)", "today"),
+    ("http2", "HTTP/2 h2c", "today"),
+    ("spring", "Spring 5.3 HttpInvoker", "today"),
+    ("grpc", "gRPC (grpc-java)", "today"),
+)
+COLOURS = {"post": "tab:gray", "2008": "tab:orange", "today": "tab:blue"}
+
+
+def load(source: str) -> dict[str, Any]:
+    text = sys.stdin.read() if source == "-" else Path(source).read_text()
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SystemExit(f"chart: {source} is not JSON ({error}); give `versus report N --format json`") from None
+    if document.get("format") != "versus.session":
+        raise SystemExit(f"chart: {source} is not a versus session document (versus report N --format json)")
+    return document
+
+
+def rpc_arms(document: dict[str, Any], jdk: str) -> dict[str, dict[str, Any]]:
+    """The rpc arms measured on the JDK whose major version is `jdk`, by case."""
+    found = {}
+    for arm in document["arms"]:
+        major = str(arm.get("runtime_info", {}).get("jdk_version", "")).split(".")[0]
+        if arm.get("experiment") == "rpc" and arm.get("median") and major == jdk:
+            found[arm["case"]] = arm
+    return found
+
+
+def rows(arms: dict[str, dict[str, Any]]) -> list[tuple[str, str, float, float, float]]:
+    """(label, setup, median ms, low ms, high ms) per bar, the post's figures first."""
+    out = [(label, "post", ms, ms, ms) for label, ms in POST]
+    for case, label, setup in CASES:
+        if case in arms:
+            median = arms[case]["median"]
+            out.append((label, setup, median["value"] / 1e6, median["low"] / 1e6, median["high"] / 1e6))
+    return out
+
+
+def draw(bars: list[tuple[str, str, float, float, float]], title: str, output: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(9, 0.42 * len(bars) + 1.6))
+    positions = list(range(len(bars)))[::-1]
+    for y, (_label, setup, ms, low, high) in zip(positions, bars):
+        axes.barh(y, ms, color=COLOURS[setup], height=0.7)
+        if high > low:
+            axes.errorbar(ms, y, xerr=[[ms - low], [high - ms]], fmt="none", ecolor="black", capsize=3, linewidth=1)
+        axes.text(high * 1.15, y, f"{ms:.3g} ms", va="center", fontsize=8)
+    axes.set_yticks(positions, [b[0] for b in bars], fontsize=8)
+    axes.set_xscale("log")
+    axes.set_xlabel("round trip, ms (median; log scale)")
+    axes.set_title(title, fontsize=10)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in COLOURS.values()]
+    axes.legend(handles, ["the post (2008, Mac OS X)", "2008 setup, here", "today's setup, here"], fontsize=8,
+                loc="lower right")
+    right = max(b[4] for b in bars)
+    axes.set_xlim(min(b[3] for b in bars) / 2, right * 8)
+    figure.tight_layout()
+    figure.savefig(output, dpi=110)
+
+
+def claims(document: dict[str, Any]) -> list[str]:
+    lines = []
+    for claim in document.get("claims", []):
+        if claim.get("experiment") != "rpc":
+            continue
+        for instance in claim["instances"]:
+            ratio = instance["ratio"]
+            lines.append(f"{claim['id']}: {ratio['value']:.3g}× [{ratio['low']:.3g}, {ratio['high']:.3g}] "
+                         f"{instance['verdict']} ({instance['numerator']} ÷ {instance['denominator']})")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("session", help="a session's JSON document, or - for stdin")
+    parser.add_argument("-o", "--output", default="latency.png", help="the PNG to write")
+    parser.add_argument("--jdk", default="17", help="the JDK's major version (default 17)")
+    args = parser.parse_args(argv)
+    document = load(args.session)
+    arms = rpc_arms(document, args.jdk)
+    if not arms:
+        raise SystemExit(f"chart: the session has no measured rpc arm on JDK {args.jdk}")
+    session = document["session"]
+    day = datetime.fromtimestamp(float(session.get("created", 0)), UTC).strftime("%Y-%m-%d")
+    title = f"One MediaContent round trip on loopback, java@{args.jdk} (versus session {session.get('id')}, {day})"
+    draw(rows(arms), title, Path(args.output))
+    print(f"wrote {args.output}")
+    for line in claims(document):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
