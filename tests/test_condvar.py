@@ -1,0 +1,104 @@
+"""experiments/condvar: its C program, built with gcc and clang as the c family will build it, runs every
+case once with the protocol's environment and hands over exactly the handoffs it was asked for.
+
+Until the harness has the c family this compiles and runs the program directly; then it becomes
+`versus run condvar` (the experiment.toml is already written for that).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from versus.protocol import Output, parse  # noqa: E402
+
+EXPERIMENT = ROOT / "experiments" / "condvar"
+PROGRAM = EXPERIMENT / "c" / "condvar.c"
+# exactly what the program's header comment and the README say the c family must pass
+FLAGS = ["-O2", "-pthread", "-I", str(ROOT / "helpers" / "c"), "-I", str(ROOT / "subjects" / "fastcond" / "src")]
+STRICT = ["-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror"]
+CASES = ["lock_sem", "lock_mutex_cond", "cond_pthread", "cond_emulated"]
+INNER = 3000
+
+pytestmark = pytest.mark.slow
+
+
+def _build(compiler: str, out: Path, *extra: str) -> Path:
+    if shutil.which(compiler) is None:
+        pytest.skip(f"{compiler} is not installed (scripts/system-packages.sh installs it)")
+    done = subprocess.run([compiler, *FLAGS, *STRICT, *extra, str(PROGRAM), "-o", str(out)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    return out
+
+
+def _run(binary: Path, env: dict[str, str]) -> tuple[int, Output, str]:
+    full = {k: v for k, v in os.environ.items() if not k.startswith("VERSUS_")}
+    full.update({"VERSUS_PROTOCOL": "1", **env})
+    done = subprocess.run([str(binary)], env=full, capture_output=True, text=True, timeout=60)
+    return done.returncode, parse(done.stdout, env.get("VERSUS_CASE")), done.stderr
+
+
+@pytest.fixture(scope="module", params=["gcc", "clang"])
+def binary(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _build(request.param, tmp_path_factory.mktemp(request.param) / "condvar")
+
+
+def test_experiment_names_the_program_and_cases() -> None:
+    raw = tomllib.loads((EXPERIMENT / "experiment.toml").read_text())
+    assert raw["programs"] == {"c": "c/condvar.c"}
+    assert [c["name"] for c in raw["cases"]] == CASES
+    assert all(c["check"] == "inner" for c in raw["cases"])
+    assert raw["experiment"]["runtimes"] == ["gcc", "clang"]
+    assert raw["quick"]["processes"] == 3
+
+
+def test_lists_its_cases(binary: Path) -> None:
+    code, out, err = _run(binary, {"VERSUS_LIST": "1"})
+    assert code == 0, err
+    assert out.cases == CASES and out.ended
+    assert out.hello["runtime"] == binary.parent.name.rstrip("0123456789")
+    assert out.hello["clock"] == "clock_gettime(CLOCK_MONOTONIC)"
+
+
+def test_every_case_hands_over_inner_items(binary: Path) -> None:
+    env = {"VERSUS_INNER": str(INNER), "VERSUS_WARMUP": "1", "VERSUS_SAMPLES": "2"}
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = list(pool.map(lambda case: _run(binary, {**env, "VERSUS_CASE": case}), CASES))
+    for case, (code, out, err) in zip(CASES, runs):
+        assert code == 0, f"{case}: {err}"
+        assert out.ended
+        assert [(s.inner, s.warmup) for s in out.samples] == [(INNER, True), (INNER, False), (INNER, False)]
+        assert out.checks == [str(INNER)] * 3, case  # check = "inner": every item arrived, once, in order
+        metrics = {name for name, _, _ in out.metrics}
+        assert metrics == {"handoffs_per_s", "voluntary_switches_per_handoff", "cpu_ns_per_handoff"}, case
+        assert len(out.metrics) == 3 * 2  # measured samples only
+        assert all(value > 0 for name, value, _ in out.metrics if name == "handoffs_per_s")
+
+
+def test_calibrates(binary: Path) -> None:
+    code, out, err = _run(binary, {"VERSUS_CASE": "cond_emulated", "VERSUS_INNER": "0", "VERSUS_WARMUP": "0",
+                                   "VERSUS_SAMPLES": "1", "VERSUS_MIN_SAMPLE_NS": "5000000"})
+    assert code == 0, err
+    inner = out.samples[0].inner
+    assert inner > 1 and out.checks == [str(inner)]
+    assert any(line.startswith(f"calibrated cond_emulated: inner={inner} ") for line in out.log)
+
+
+def test_a_lost_or_repeated_item_fails_the_run(tmp_path: Path) -> None:
+    """The check can fail: built with CONDVAR_FAULT the consumer counts one item twice, and every case
+    must then fail (exit 1, no `end`) instead of reporting a sample."""
+    broken = _build("gcc", tmp_path / "broken", "-DCONDVAR_FAULT")
+    for case in CASES:
+        code, out, err = _run(broken, {"VERSUS_CASE": case, "VERSUS_INNER": "500", "VERSUS_SAMPLES": "1"})
+        assert code == 1, case
+        assert "out of order" in err and not out.ended and not out.samples, (case, err)
