@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntFunction;
 
 import versus.Helper;
 
@@ -56,6 +57,19 @@ public class SynchBench {
         return a + b;
     }
 
+    /** Each task's own monitor and counter: synchronizedCountingAdder with no contention at all. */
+    static final class Own {
+        final Object monitor = new Object();
+        int counter;
+
+        int synchronizedCountingAdder(int a, int b) {
+            synchronized (monitor) {
+                counter++;
+            }
+            return a + b;
+        }
+    }
+
     static int lockCountingAdder(int a, int b) {
         LOCK.lock();
         try {
@@ -83,53 +97,89 @@ public class SynchBench {
         return new long[] {best, sum / ((long) ROUNDS * CALLS)};
     }
 
-    static final Map<Adder, Boolean> WARMED = new java.util.IdentityHashMap<>();
+    static final Map<Object, Boolean> WARMED = new java.util.IdentityHashMap<>();
+
+    /** The original's warm-up, once per process: WARMUP_CALLS calls on the main thread. */
+    static void warm(Object key, Adder f) {
+        if (WARMED.containsKey(key)) {
+            return;
+        }
+        long sink = 0;
+        for (int i = 0; i < WARMUP_CALLS; i++) {
+            sink += f.apply(5, 10);
+        }
+        if (sink == 42) {
+            System.out.println("unlikely");
+        }
+        WARMED.put(key, true);
+    }
 
     static Helper.Case measure(Adder f, String counted) {
         return ctx -> {
-            if (!WARMED.containsKey(f)) {
-                // the original's warm-up, once per process: WARMUP_CALLS calls on the main thread
-                long sink = 0;
-                for (int i = 0; i < WARMUP_CALLS; i++) {
-                    sink += f.apply(5, 10);
-                }
-                if (sink == 42) {
-                    System.out.println("unlikely");
-                }
-                WARMED.put(f, true);
-            }
-            counter = 0;
-            ATOMIC.set(0);
-            ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-            long ns = 0;
-            long resultSum = 0;
-            try {
-                List<Future<long[]>> futures = new ArrayList<>();
-                for (int t = 0; t < TASKS; t++) {
-                    futures.add(pool.submit(() -> task(f)));
-                }
-                for (Future<long[]> future : futures) {
-                    long[] result = future.get();
-                    ns += result[0];
-                    resultSum += result[1];
-                }
-            } finally {
-                pool.shutdownNow();
-            }
-            long calls = (long) TASKS * ROUNDS * CALLS;
-            Object check;
-            if (counted.equals("atomic")) {
-                check = ATOMIC.get();
-            } else if (counted.equals("lock")) {
-                check = counter;
-            } else {
-                check = resultSum;
-                if (counted.equals("unsynchronized")) {
-                    ctx.metric("lost_updates", calls - counter, "count");
-                }
-            }
-            return new Helper.Sample(ns, (long) TASKS * CALLS, check);
+            warm(f, f);
+            return pool(ctx, t -> f, counted, null);
         };
+    }
+
+    /** One call site, so that the warm-up and the tasks call through the same lambda class. */
+    static Adder adderOf(Own own) {
+        return own::synchronizedCountingAdder;
+    }
+
+    /** Each task makes its own monitor and counter, in the pool thread that runs it. */
+    static Helper.Case uncontended() {
+        return ctx -> {
+            warm(Own.class, adderOf(new Own()));
+            Own[] own = new Own[TASKS];
+            return pool(ctx, t -> {
+                own[t] = new Own();
+                return adderOf(own[t]);
+            }, "lock", own);
+        };
+    }
+
+    /** One pool run of TASKS tasks, task t calling make.apply(t). own: the uncontended tasks' counters. */
+    static Helper.Sample pool(Helper.Context ctx, IntFunction<Adder> make, String counted, Own[] own)
+            throws Exception {
+        counter = 0;
+        ATOMIC.set(0);
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        long ns = 0;
+        long resultSum = 0;
+        try {
+            List<Future<long[]>> futures = new ArrayList<>();
+            for (int t = 0; t < TASKS; t++) {
+                final int index = t;
+                futures.add(pool.submit(() -> task(make.apply(index))));
+            }
+            for (Future<long[]> future : futures) {
+                long[] result = future.get();
+                ns += result[0];
+                resultSum += result[1];
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        long calls = (long) TASKS * ROUNDS * CALLS;
+        Object check;
+        if (counted.equals("atomic")) {
+            check = ATOMIC.get();
+        } else if (counted.equals("lock")) {
+            long sum = counter;
+            if (own != null) {
+                sum = 0;
+                for (Own o : own) {
+                    sum += o.counter;
+                }
+            }
+            check = sum;
+        } else {
+            check = resultSum;
+            if (counted.equals("unsynchronized")) {
+                ctx.metric("lost_updates", calls - counter, "count");
+            }
+        }
+        return new Helper.Sample(ns, (long) TASKS * CALLS, check);
     }
 
     public static void main(String[] args) {
@@ -137,6 +187,7 @@ public class SynchBench {
         cases.put("adder", measure(SynchBench::adder, "none"));
         cases.put("counting_adder", measure(SynchBench::countingAdder, "unsynchronized"));
         cases.put("synchronized_counting_adder", measure(SynchBench::synchronizedCountingAdder, "lock"));
+        cases.put("uncontended_synchronized_counting_adder", uncontended());
         cases.put("atomic_counting_adder", measure(SynchBench::atomicCountingAdder, "atomic"));
         cases.put("lock_counting_adder", measure(SynchBench::lockCountingAdder, "lock"));
         Helper.run(cases);

@@ -45,12 +45,35 @@ def atomic_counting_adder(a, b)
   a + b
 end
 
+# uncontended_synchronized_counting_adder: the same method body with no contention at all. Each task
+# has its own lock and counter: task i calls uncontended_synchronized_counting_adder_i, which is
+# synchronized_counting_adder with $lock_i and $counter_i in place of $lock and $counter.
+TASKS.times do |i|
+  eval <<-RUBY
+    def uncontended_synchronized_counting_adder_#{i}(a, b)
+      $lock_#{i}.synchronize { $counter_#{i} += 1 }
+      a + b
+    end
+  RUBY
+end
+
+def reset_uncontended
+  TASKS.times { |i| eval "$lock_#{i} = Mutex.new; $counter_#{i} = 0" }
+end
+
+def uncontended_count
+  total = 0
+  TASKS.times { |i| total += eval("$counter_#{i}") }
+  total
+end
+
 NAMES = ['adder', 'counting_adder', 'synchronized_counting_adder']
 NAMES << 'atomic_counting_adder' if JRUBY
+UNCONTENDED = (0...TASKS).map { |i| "uncontended_synchronized_counting_adder_#{i}" }
 
 # For each function, a task method that calls it directly: time ROUNDS rounds of CALLS calls;
 # return [fastest round in ns, the last result]; and a warm-up method.
-NAMES.each do |name|
+(NAMES + UNCONTENDED).each do |name|
   eval <<-RUBY
     def task_#{name}
       best = nil
@@ -78,16 +101,17 @@ NAMES.each do |name|
   RUBY
 end
 
-# THREADS threads take task indexes from a Queue (ended by one nil per thread); returns the results.
-def run_pool(name)
+# THREADS threads take task indexes from a Queue (ended by one nil per thread) and run the task method
+# that task_name gives for each index; returns the results.
+def run_pool(task_name)
   work = Queue.new
   TASKS.times { |i| work << i }
   THREADS.times { work << nil }
   done = Queue.new
   threads = (1..THREADS).map do
     Thread.new do
-      while work.pop
-        done << send("task_#{name}")
+      while (i = work.pop)
+        done << send("task_#{task_name.call(i)}")
       end
     end
   end
@@ -98,12 +122,16 @@ end
 $warmed = {}
 
 def measure(name, ctx)
+  uncontended = name == 'uncontended_synchronized_counting_adder'
+  functions = uncontended ? UNCONTENDED : [name]
   unless $warmed[name]
-    send("warm_#{name}", WARMUP_CALLS)
+    reset_uncontended if uncontended
+    functions.each { |f| send("warm_#{f}", WARMUP_CALLS) }
     $warmed[name] = true
   end
   reset
-  results = run_pool(name)
+  reset_uncontended if uncontended
+  results = run_pool(uncontended ? lambda { |i| UNCONTENDED[i] } : lambda { |i| name })
   ns = 0
   last_sum = 0
   results.each do |best, last|
@@ -114,6 +142,7 @@ def measure(name, ctx)
   check = case name
           when 'atomic_counting_adder' then $atomic.get
           when 'synchronized_counting_adder' then $counter
+          when 'uncontended_synchronized_counting_adder' then uncontended_count
           else last_sum
           end
   ctx.metric('lost_updates', calls - $counter, 'count') if name == 'counting_adder'
@@ -121,4 +150,6 @@ def measure(name, ctx)
 end
 
 reset
-Versus.run(NAMES.map { |name| [name, lambda { |ctx| measure(name, ctx) }] })
+CASES = NAMES.dup
+CASES.insert(3, 'uncontended_synchronized_counting_adder')
+Versus.run(CASES.map { |name| [name, lambda { |ctx| measure(name, ctx) }] })
