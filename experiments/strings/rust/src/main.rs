@@ -108,6 +108,27 @@ impl Drop for TempDir {
 
 // ---------------------------------------------------------------- store cases
 
+/// The post's example of a short string.
+const HELLO: &str = "hello";
+
+/// The bytes a store of `mode` spends on one property holding `value`: the sizes of a store that
+/// holds only it, less those of an empty store (which has its reserved block 0 already).
+fn stored_bytes(mode: Mode, value: &str) -> Result<u64, String> {
+    let dir = std::env::temp_dir().join(format!("versus-strings-{}-one", std::process::id()));
+    let size = |values: &[&str]| -> Result<u64, String> {
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut w = Writer::create(&dir, mode).map_err(io)?;
+        for v in values {
+            w.put(0, v).map_err(io)?;
+        }
+        let s = w.finish_unsynced().map_err(io)?;
+        Ok(s.property_bytes + s.string_bytes)
+    };
+    let (empty, one) = (size(&[]), size(&[value]));
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(one? - empty?)
+}
+
 #[derive(Clone, Copy, PartialEq)]
 enum StoreCase {
     Write,
@@ -125,6 +146,8 @@ struct StoreBench {
     fsync: bool,
     /// Mismatches found by the last read (wrong values plus the difference in count).
     wrong: u64,
+    /// `write` only: the bytes this mode's store spends on the property "hello" (metric hello_stored_bytes).
+    hello_bytes: Option<u64>,
 }
 
 impl StoreBench {
@@ -143,7 +166,11 @@ impl StoreBench {
                 }
             },
             wrong: u64::MAX,
+            hello_bytes: None,
         };
+        if case == StoreCase::Write {
+            b.hello_bytes = Some(stored_bytes(b.mode, HELLO)?);
+        }
         if case == StoreCase::Read {
             b.write()?; // the store that every sample reads
         }
@@ -233,6 +260,16 @@ impl Workload for StoreBench {
                 "fraction",
             ),
         ];
+        // The post's "hello": of the bytes its property takes in this store, the share that is not
+        // the string's 5 bytes of UTF-8 (hello-overhead-97 bounds it for dyn13).
+        if let Some(bytes) = self.hello_bytes {
+            m.push(Metric::new("hello_stored_bytes", bytes as f64, "bytes"));
+            m.push(Metric::new(
+                "hello_overhead",
+                1.0 - HELLO.len() as f64 / bytes as f64,
+                "fraction",
+            ));
+        }
         // Short strings proper: Neo4j's formats only (view16's inline values are not short strings).
         if matches!(self.mode, Mode::Short13 | Mode::B19) {
             m.push(Metric::new(
