@@ -15,7 +15,7 @@ from versus.drivers import server
 
 RPC = Path(__file__).resolve().parents[1] / "experiments" / "rpc"
 CASES = ["socket_2008", "socket_2008_nodelay", "http_2008", "http_2008_nostale", "spring_2008",
-         "socket", "http", "http2", "spring", "grpc"]
+         "socket", "http", "http2", "spring", "grpc", "grpc_direct"]
 METRICS = {"latency_p50_us", "latency_p90_us", "latency_p99_us", "round_trips", "throughput_rps"}
 
 

@@ -31,6 +31,7 @@ CASES = (
     ("http2", "HTTP/2 h2c", "today"),
     ("spring", "Spring 5.3 HttpInvoker", "today"),
     ("grpc", "gRPC (grpc-java)", "today"),
+    ("grpc_direct", "gRPC, handler on event loop", "today"),
 )
 COLOURS = {"post": "tab:gray", "2008": "tab:orange", "today": "tab:blue"}
 

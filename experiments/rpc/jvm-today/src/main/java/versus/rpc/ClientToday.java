@@ -20,6 +20,7 @@ public final class ClientToday {
         cases.put("http2", Bench.measure(HttpToday::http2));
         cases.put("spring", Bench.measure(port -> SpringRpc.client(port, false)));
         cases.put("grpc", Bench.measure(GrpcRpc::client));
+        cases.put("grpc_direct", Bench.measure(GrpcRpc::client));
         Helper.run(cases);
     }
 }

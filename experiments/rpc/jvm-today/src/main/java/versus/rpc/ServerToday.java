@@ -31,10 +31,13 @@ public final class ServerToday {
                 jetty(port, servletContext(SpringRpc.servlet(false)));
                 break;
             case "grpc":
-                GrpcRpc.serve(port);
+                GrpcRpc.serve(port, false);
+                break;
+            case "grpc_direct":
+                GrpcRpc.serve(port, true);
                 break;
             default:
-                System.err.println("ServerToday: no server for case " + name + " (cases: socket, http, http2, spring, grpc)");
+                System.err.println("ServerToday: no server for case " + name + " (cases: socket, http, http2, spring, grpc, grpc_direct)");
                 System.exit(2);
         }
     }
