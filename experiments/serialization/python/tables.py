@@ -16,24 +16,35 @@ def fmt_ns(value: float) -> str:
     return f"{value / 1000:.2f} µs" if value >= 1000 else f"{value:.0f} ns"
 
 
-def cell(interval: dict[str, float]) -> str:
-    return f"{fmt_ns(interval['value'])} [{fmt_ns(interval['low'])}, {fmt_ns(interval['high'])}]"
+def interval(estimate: dict[str, Any]) -> dict[str, Any]:
+    """{value, low, high} of an arm's time or a metric, in the report's format of either harness version
+    (an "estimate", or a "median" with its interval)."""
+    if isinstance(estimate.get("estimate"), dict):
+        return estimate["estimate"]
+    return estimate["median"] if isinstance(estimate.get("median"), dict) else estimate
+
+
+def cell(estimate: dict[str, Any]) -> str:
+    found = interval(estimate)
+    if found.get("low") is None or found.get("high") is None:
+        return fmt_ns(found["value"])
+    return f"{fmt_ns(found['value'])} [{fmt_ns(found['low'])}, {fmt_ns(found['high'])}]"
 
 
 def tables(doc: dict[str, Any]) -> str:
-    arms = [a for a in doc["arms"] if a["case"].startswith("py_") and a.get("median")]
+    arms = [a for a in doc["arms"] if a["case"].startswith("py_") and (a.get("estimate") or a.get("median"))]
     out = []
     for runtime in sorted({a["runtime"] for a in arms}):
-        rows = sorted((a for a in arms if a["runtime"] == runtime), key=lambda a: a["median"]["value"])
+        rows = sorted((a for a in arms if a["runtime"] == runtime), key=lambda a: interval(a)["value"])
         values = sorted({a["params"].get("value", "standard") for a in rows})
         out.append(f"#### {runtime} (value {', '.join(values)})\n")
         out.append("| case | create | serialize | deserialize | serialize + deserialize | size | deflate | processes |")
         out.append("|---|---|---|---|---|---|---|---|")
         for a in rows:
             m = a["metrics"]
-            out.append(f"| {a['case'][3:]} | {cell(m['create_ns']['median'])} | {cell(m['serialize_ns']['median'])} | "
-                       f"{cell(m['deserialize_ns']['median'])} | {cell(a['median'])} | {m['size']['median']['value']:.0f} B | "
-                       f"{m['deflate_size']['median']['value']:.0f} B | {a['processes_ok']} |")
+            out.append(f"| {a['case'][3:]} | {cell(m['create_ns'])} | {cell(m['serialize_ns'])} | "
+                       f"{cell(m['deserialize_ns'])} | {cell(a)} | {interval(m['size'])['value']:.0f} B | "
+                       f"{interval(m['deflate_size'])['value']:.0f} B | {a['processes_ok']} |")
         out.append("")
     return "\n".join(out)
 
