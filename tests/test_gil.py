@@ -45,8 +45,15 @@ def test_every_case_runs_and_checks(db, capsys):
         else:
             assert metrics["transactions_per_s"]["median"]["value"] > 0
     verdicts = {c["id"]: c["verdict"] for c in doc["claims"]}
-    assert set(verdicts) == {"native-condition", "condition-vs-lock", "io-priority", "io-priority-py27"}
+    assert set(verdicts) == {"native-condition", "condition-vs-lock", "io-priority", "io-priority-py27", "beazley-py27",
+                             "new-gil-efficiency"}
     assert "not measured" not in verdicts.values()
+    claims = {c["id"]: c for c in doc["claims"]}
+    # e of cpu_efficiency, one instance per CPython of its side (an instance names its arm gil/case/runtime)
+    for claim, runtime in (("beazley-py27", "cpython@2.7"), ("new-gil-efficiency", "cpython@3.11")):
+        arms = [i["numerator"] for i in claims[claim]["instances"]]
+        assert [a.split("/")[1] for a in arms] == ["cpu_efficiency"], claim
+        assert [a.split("/")[2].rsplit(".", 1)[0] for a in arms] == [runtime], claim
 
 
 @pytest.mark.slow

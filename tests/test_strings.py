@@ -59,6 +59,10 @@ def test_every_case_runs_and_checks_on_monaco(db, capsys):
         assert metric(case, "dyn13", "inline_fraction") == 0
         assert metric(case, "dyn13", "property_store_bytes") == 25 * values
         assert metric(case, "short13", "string_store_bytes") < metric(case, "dyn13", "string_store_bytes")
+    # The post's "hello": a 25-byte record + one 133-byte block in dyn13; inline in the others.
+    stored = {mode: metric("write", mode, "hello_stored_bytes") for mode in MODES}
+    assert stored == {"dyn13": 158, "short13": 25, "b19": 41, "view16": 16}
+    assert metric("write", "dyn13", "hello_overhead") == pytest.approx(1 - 5 / 158)
     for case in codec_cases:
         for mode in MODES:
             assert {"strings", "payloads", "payload_digest"} <= set(arms[(case, mode)]["metrics"])
@@ -67,6 +71,7 @@ def test_every_case_runs_and_checks_on_monaco(db, capsys):
             "goal-decode-b-3x"} <= set(claims)
     assert all(claims[i]["instances"] for i in claims)
     assert len(claims["users-65"]["instances"]) == 2  # short13 and b19
+    assert len(claims["hello-overhead-97"]["instances"]) == 1  # write, dyn13, monaco
 
     # The same strings through Neo4j's jars give the same payloads as through versus's codec.
     java = shutil.which("java")

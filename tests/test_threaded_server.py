@@ -39,5 +39,9 @@ def test_every_case_serves_without_failures(db, capsys):
         assert cases == (stock if runtime.startswith("cpython@2.") else stock | {c + "_fastcond" for c in stock})
     for arm in doc["arms"]:
         assert arm["metrics"]["requests_per_s"]["median"]["value"] > 10
-    assert {c["id"]: c["verdict"] != "not measured" for c in doc["claims"]} == {"rps-30": True}
+    assert {c["id"]: c["verdict"] != "not measured" for c in doc["claims"]} == {"rps-30": True, "linux-c10-worse": True}
+    # ab -c 10 against ab -c 1 within each CPython, never across runtimes
+    pairs = [(i["numerator"].split("/"), i["denominator"].split("/"))
+             for c in doc["claims"] if c["id"] == "linux-c10-worse" for i in c["instances"]]
+    assert len(pairs) == 2 and all((a[1], b[1], a[2]) == ("ab_c10", "ab_c1", b[2]) for a, b in pairs)
     assert servers_left() == []
