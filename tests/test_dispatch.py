@@ -25,7 +25,8 @@ def test_every_case_runs_and_checks_with_the_jit_and_interpreted(db, capsys, mon
     assert code == 0, captured.err
     doc = json.loads(captured.out)
     assert doc["failed_runs"] == []
-    measured = {(a["case"], a["runtime"]) for a in doc["arms"] if a["processes_ok"] == 1 and a["samples"] == 1}
+    measured = {(a["case"], a["runtime"]) for a in doc["arms"]
+                if a["processes_ok"] == 1 and a["statistics"]["samples"] == 1}
     assert {case for case, _ in measured} == set(CASES)
     assert {runtime.split("@")[0] + ("+int" if "+int" in runtime else "") for _, runtime in measured} == \
         {"java", "java+int"}

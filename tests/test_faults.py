@@ -11,8 +11,10 @@ from versus.store import Store
 
 def run_fake(db: Path, capsys, *extra: str) -> dict:
     code = main(["run", str(FIXTURES / "fake"), "--db", str(db), "--format", "json", "--seed", "7", *extra])
-    assert code == 0
-    return json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    assert code == 4, "an arm without a successful process run makes the session exit 4"
+    assert "had no successful process run" in captured.err
+    return json.loads(captured.out)
 
 
 def test_every_fault_is_a_failed_run_and_the_good_arm_survives(db, capsys):
@@ -29,7 +31,7 @@ def test_every_fault_is_a_failed_run_and_the_good_arm_survives(db, capsys):
     assert "no `end`" in reasons["no_end"]
     good = next(a for a in doc["arms"] if a["case"] == "good")
     assert good["processes_ok"] == 2 and good["processes_failed"] == 0
-    assert good["median"]["low"] <= good["median"]["value"] <= good["median"]["high"]
+    assert good["estimate"]["low"] <= good["estimate"]["value"] <= good["estimate"]["high"]
     assert doc["session"]["status"] == "complete"
 
 
@@ -68,10 +70,10 @@ check = "n * (n - 1) // 2"
 name = "fails"
 command = "{runtime} -c 'import sys; sys.exit(4)'"
 ''')
-    assert main(["run", str(folder), "--db", str(db), "--format", "json"]) == 0
+    assert main(["run", str(folder), "--db", str(db), "--format", "json"]) == 4
     doc = json.loads(capsys.readouterr().out)
     good = next(a for a in doc["arms"] if a["case"] == "sum")
-    assert good["processes_ok"] == 2 and good["median"]["value"] > 1000  # a whole process takes > 1 µs
+    assert good["processes_ok"] == 2 and good["estimate"]["value"] > 1000  # a whole process takes > 1 µs
     assert {f["reason"] for f in doc["failed_runs"]} == {"execution 1: exit code 4: (no stderr)"}
 
 

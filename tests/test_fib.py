@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from versus.cli import main
-from versus.experiment import EXPERIMENTS
+from versus.paths import experiments
 
 RUNTIMES = ("cruby@3.1,cruby@3.1+yjit,jruby@1.0+int,jruby@1.0+jit,jruby@1.7.27+int,jruby@10.1.1.0+jit,"
             "cpython@2.7,jython@2.7.4,cpython@3.13,pypy@3.9,java@25")
@@ -21,7 +21,7 @@ SMALL = {"recursive_n": (20, "832040", "6765"),
 
 def small_copy(tmp_path: Path) -> Path:
     folder = tmp_path / "fib"
-    shutil.copytree(EXPERIMENTS / "fib", folder)
+    shutil.copytree(experiments() / "fib", folder)
     toml = folder / "experiment.toml"
     text = toml.read_text()
     for _, full, small in SMALL.values():

@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from versus.runtimes import parse_spec, resolve  # noqa: E402
+from versus.runtimes import family, parse_spec, resolve  # noqa: E402
 
 PROGRAMS = ROOT / "tests" / "programs"
 HELPERS = ROOT / "helpers"
@@ -76,7 +76,7 @@ class Launcher:
     def __init__(self, language: str, runtime, program: Path, classpath: Path | None):
         self.language = language
         self.runtime = runtime
-        self.argv, self.extra_env = runtime.launch(program, classpath=classpath)
+        self.argv, self.extra_env = family(runtime.family).launch(runtime, program, classpath, HELPERS)
         self._runs: dict[str, Run] | None = None
 
     def _run(self, env: dict[str, str]) -> Run:

@@ -1,61 +1,147 @@
-"""Scheduling and the runner, with a fake executor so the tests are exact."""
+"""Scheduling and the runner, with fake executors so the tests are exact."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from conftest import FIXTURES
+from versus.drivers.base import ProcessRun
 from versus.executor import Completed
 from versus.experiment import load
 from versus.plan import make_plan
-from versus.runner import Job, run_session, schedule
+from versus.runner import Job, run_session
+from versus.scheduler import Budget, Scheduler
+from versus.session import arm_row
 from versus.store import Store
 
 
 class FakeExecutor:
-    """Answers every process with protocol output for fixed timings; records what it was asked."""
+    """Answers every process with protocol output; a case's time per iteration is `times[case]` (× a
+    factor per round, the same for every arm of the round: a machine that drifts)."""
 
-    def __init__(self) -> None:
+    def __init__(self, times: dict[str, float] | None = None, drift: float = 0.0) -> None:
         self.calls: list[dict[str, str]] = []
+        self.times = times or {}
+        self.drift = drift
 
     def execute(self, argv: list[str], env: dict[str, str], timeout: float, cwd: Path | None = None) -> Completed:
         self.calls.append(env)
         case, inner = env["VERSUS_CASE"], int(env["VERSUS_INNER"]) or 64
+        slow = 1 + self.drift * math.sin(len(self.calls) / 7)
+        ns = round(self.times.get(case, 10.0) * inner * slow)
         lines = ['@versus {"v":1,"type":"hello","runtime":"fake","version":"0","clock":"none"}']
         total = int(env["VERSUS_WARMUP"]) + int(env["VERSUS_SAMPLES"])
         for index in range(total):
             warm = "true" if index < int(env["VERSUS_WARMUP"]) else "false"
-            lines.append(f'@versus {{"type":"sample","case":"{case}","ns":{inner * 10},"inner":{inner},"warmup":{warm}}}')
+            lines.append(f'@versus {{"type":"sample","case":"{case}","ns":{ns + index % 3},"inner":{inner},"warmup":{warm}}}')
             lines.append(f'@versus {{"type":"check","case":"{case}","value":"{inner}"}}')
         lines.append('@versus {"type":"end"}')
-        return Completed(0, "\n".join(lines), "", 1000)
+        return Completed(0, "\n".join(lines), "", 1_000_000)
+
+    def spawn(self, argv, env, cwd=None):  # noqa: ANN001, ANN201
+        raise AssertionError("no servers here")
 
 
-def jobs_for(store: Store, processes: int, inner: int = 100) -> list[Job]:
+def setup(store: Store, processes: int, inner: int = 100, budget: float | None = None,
+          times: dict[str, float] | None = None) -> tuple[list[Job], Scheduler]:
     experiment = load(FIXTURES / "claims")
     plan = make_plan([experiment], None, None, False, {"processes": processes, "inner": inner})
     session = store.new_session(5, [], {}, {})
-    return [Job(arm, store.add_arm(session, i, {"experiment": "claims", "experiment_path": "", "case": arm.case.name,
-                                                "runtime": arm.runtime.name, "runtime_info": {}, "params": {},
-                                                "method": {}}), plan.methods["claims"], 0)
+    method = plan.methods["claims"]
+    jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method.model_dump())), method, 0)
             for i, arm in enumerate(plan.arms)]
+    return jobs, Scheduler(plan, {}, 11, Budget(budget))
 
 
-def test_each_round_runs_every_arm_once_in_a_seeded_shuffled_order(db):
-    jobs = jobs_for(Store(db), processes=8)
-    order = schedule(jobs, 8, seed=11)
-    rounds = [[job.arm_id for r, job in order if r == n] for n in range(8)]
-    assert all(sorted(r) == sorted(j.arm_id for j in jobs) for r in rounds)
-    assert len({tuple(r) for r in rounds}) > 1  # not the same order every round
-    assert [j.arm_id for _, j in schedule(jobs, 8, seed=11)] == [j.arm_id for _, j in order]
+def test_rounds_run_each_group_once_per_round_in_a_seeded_shuffled_order(db):
+    _, scheduler = setup(Store(db), processes=8)
+    batches = list(scheduler.batches())
+    assert [b.round for b in batches] == list(range(8))  # one group: the claim links fast and slow
+    assert all(sorted(b.arms) == [0, 1] for b in batches)
+    assert len({tuple(b.arms) for b in batches}) == 2  # not the same order every round
+    _, again = setup(Store(db), processes=8)
+    assert [b.arms for b in again.batches()] == [b.arms for b in batches]
 
 
 def test_calibration_happens_once_per_arm_and_is_reused(db):
     store = Store(db)
-    jobs = jobs_for(store, processes=3, inner=0)
+    jobs, scheduler = setup(store, processes=3, inner=0)
     fake = FakeExecutor()
-    run_session(store, 1, jobs, seed=1, executor=fake)
+    run_session(store, jobs, scheduler, fake)
     by_case: dict[str, list[str]] = {}
     for env in fake.calls:
         by_case.setdefault(env["VERSUS_CASE"], []).append(env["VERSUS_INNER"])
     assert by_case == {"fast": ["0", "64", "64"], "slow": ["0", "64", "64"]}
     assert all(len(store.done_rounds(j.arm_id)) == 3 for j in jobs)
+
+
+def test_without_a_budget_the_experiments_processes_hold(db):
+    store = Store(db)
+    jobs, scheduler = setup(store, processes=2, times={"fast": 10.0, "slow": 40.0})
+    run_session(store, jobs, scheduler, FakeExecutor({"fast": 10.0, "slow": 40.0}, drift=0.2))
+    assert all(len(store.done_rounds(j.arm_id)) == 2 for j in jobs)
+    assert scheduler.status.reason == "every arm ran its processes"
+
+
+def test_with_a_budget_rounds_go_on_until_the_claims_are_decided(db):
+    store = Store(db)
+    jobs, scheduler = setup(store, processes=2, budget=600, times={"fast": 10.0, "slow": 40.0})
+    run_session(store, jobs, scheduler, FakeExecutor({"fast": 10.0, "slow": 40.0}, drift=0.3))
+    rounds = [len(store.done_rounds(j.arm_id)) for j in jobs]
+    assert rounds[0] == rounds[1] and 3 <= rounds[0] <= 10  # paired: both arms, round for round
+    assert scheduler.status.reason == "every comparison and claim is decided"
+    assert scheduler.status.open_items == []
+
+
+def test_a_spent_budget_stops_the_rounds(db):
+    store = Store(db)
+    jobs, scheduler = setup(store, processes=2, budget=600)
+    scheduler.budget = Budget(600, started=0.0, clock=lambda: 10_000.0)  # long past the deadline
+    run_session(store, jobs, scheduler, FakeExecutor())
+    assert [len(store.done_rounds(j.arm_id)) for j in jobs] == [0, 0]
+    assert "budget" in scheduler.status.reason
+
+
+def test_an_exception_in_a_driver_is_a_failed_run_and_the_session_goes_on(db):
+    """Regression: anything driver.run raised (KeyError, OSError, UsageError) ended the session."""
+    store = Store(db)
+    jobs, scheduler = setup(store, processes=2)
+
+    class Exploding(FakeExecutor):
+        def execute(self, argv, env, timeout, cwd=None):  # noqa: ANN001, ANN201
+            if env["VERSUS_CASE"] == "slow":
+                raise KeyError("nope")
+            return super().execute(argv, env, timeout, cwd)
+
+    run_session(store, jobs, scheduler, Exploding())
+    runs = store.runs(store.session()["id"])
+    assert len(runs) == 4
+    failed = [r for r in runs if r.status == "failed"]
+    assert len(failed) == 2 and all("internal error in the protocol driver: KeyError" in r.reason for r in failed)
+    assert all("Traceback" in r.log_tail for r in failed)
+
+
+def test_a_process_that_did_not_settle_gets_more_warmup_next_time(db):
+    store = Store(db)
+    jobs, scheduler = setup(store, processes=3)
+
+    class Jumpy(FakeExecutor):
+        def execute(self, argv, env, timeout, cwd=None):  # noqa: ANN001, ANN201
+            done = super().execute(argv, env, timeout, cwd)
+            if env["VERSUS_CASE"] != "slow":
+                return done
+            # measured samples that halve half way: a JIT that had not settled
+            lines = done.stdout.split("\n")
+            samples = [i for i, line in enumerate(lines) if '"type":"sample"' in line and '"warmup":false' in line]
+            for i in samples[len(samples) // 2:]:
+                lines[i] = lines[i].replace('"ns":1000', '"ns":500')
+            return Completed(0, "\n".join(lines), "", done.wall_ns)
+
+    fake = Jumpy()
+    run_session(store, jobs, scheduler, fake)
+    warmups = [int(env["VERSUS_WARMUP"]) for env in fake.calls if env["VERSUS_CASE"] == "slow"]
+    assert warmups[0] == 1 and warmups[-1] > warmups[0]
+
+
+def test_process_run_defaults_are_a_failure_with_no_samples():
+    assert ProcessRun("failed").inner == 0

@@ -28,7 +28,7 @@ def test_the_client_runs_against_its_server(db, capsys):
                                          ("silent", "did not accept connections")])
 def test_a_server_that_fails_gives_a_failed_run_and_is_stopped(mode, reason, db, capsys, monkeypatch):
     monkeypatch.setattr(server, "READY_SECONDS", 2.0)
-    main(["run", str(FIXTURES / "server"), "--param", f"mode={mode}", "--db", str(db), "--format", "json"])
+    assert main(["run", str(FIXTURES / "server"), "--param", f"mode={mode}", "--db", str(db), "--format", "json"]) == 4
     doc = json.loads(capsys.readouterr().out)
     assert len(doc["failed_runs"]) == 2
     assert all(reason in f["reason"] and f["reason"].startswith("server:") for f in doc["failed_runs"])

@@ -37,7 +37,7 @@ def test_a_process_run_is_stored_whole_or_not_at_all(db):
                                      "runtime_info": {}, "params": {}, "method": {}})
     run = ProcessRun("ok", samples=[SampleRecord(1, 1, False)], checks=[("a", "a", True)])
     store.save_run(arm, 0, run)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(StoreError, match="UNIQUE"):
         store.save_run(arm, 0, run)  # the same round twice: rejected, and nothing half-written
     assert [len(r.samples) for r in store.runs(session)] == [1]
 

@@ -8,6 +8,7 @@ import pytest
 from versus.errors import ExperimentError, UsageError
 from versus.expr import evaluate
 from versus.protocol import ProtocolViolation, parse
+from versus.runtimes import family
 from versus.runtimes.model import Runtime
 from versus.runtimes.spec import parse_spec, version_matches
 from versus.selectors import matches
@@ -65,7 +66,13 @@ def test_parse_keeps_log_lines_and_reads_messages():
 
 
 @pytest.mark.parametrize("line,reason", [
-    ('@versus {"type":"sample","case":"a","ns":-1,"inner":1}', "ns ≥ 0"),
+    ('@versus {"type":"sample","case":"a","ns":-1,"inner":1}', "0 ≤ ns < 2"),
+    ('@versus {"type":"sample","case":"a","ns":9223372036854775808,"inner":1}', "0 ≤ ns < 2"),
+    ('@versus {"type":"sample","case":"a","ns":1,"inner":9223372036854775808}', "1 ≤ inner < 2"),
+    ('@versus {"type":"metric","case":"a","name":"m","value":NaN}', "malformed JSON"),
+    ('@versus {"type":"metric","case":"a","name":"m","value":1e400}', "finite"),
+    ('@versus {"type":"metric","case":"a","name":"m","value":' + "9" * 400 + '}', "finite"),
+    ('@versus ' + "[" * 100000 + "]" * 100000, "malformed JSON"),
     ('@versus {"type":"sample","case":"a","ns":1.5,"inner":1}', "must be an integer"),
     ('@versus {"type":"sample","case":"b","ns":1,"inner":1}', "expected 'a'"),
     ('@versus {"type":"bogus","case":"a"}', "unknown message type"),
@@ -90,7 +97,7 @@ def test_messages_before_hello_and_after_end_are_violations():
 def test_jruby_modes_are_spelled_per_version(version, flag, jvm, mode):
     """Regression: JRuby 1.0 rejects -X-C/-X+C ("unknown option X"); in 1.7+ -C means cd."""
     rt = Runtime("jruby", version, Path("/java"), "test", (flag,), "17.0.15", jar=Path("/jruby.jar"))
-    argv, _ = rt.launch(Path("/p.rb"))
+    argv, _ = family("jruby").launch(rt, Path("/p.rb"), None, Path("/helpers"))
     assert argv[1 : 1 + len(jvm)] == jvm
     jar_at = argv.index("/jruby.jar")
     assert argv[jar_at + 1 : jar_at + 1 + len(mode)] == mode and argv[jar_at + 1 + len(mode)] == "-I"

@@ -1,4 +1,8 @@
-"""Analyze a stored session: per-arm estimates, comparisons against a baseline, claim verdicts."""
+"""Analyze a stored session: per-arm estimates, comparisons, claim verdicts, steady state.
+
+It reads only the store: the experiment definitions kept with the session decide what is compared
+and claimed, so a report of an old session never depends on today's files.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -7,64 +11,97 @@ from typing import Any
 
 import numpy as np
 
-from . import experiment as experiments
-from . import selectors, stats
+from . import judge, stats, steady
+from .arms import ArmId
 from .errors import VersusError
-from .runtimes.model import Runtime
+from .experiment import Baseline, Claim, Experiment, Method
+from .items import Item, items_of
 from .store import Store, StoredRun
+
+
+@dataclass(frozen=True)
+class RuntimeInfo:
+    family: str
+    version: str
+    flags: tuple[str, ...]
+    jdk_version: str
+
+
+@dataclass
+class ProcessFacts:
+    """One process run as the reports show it."""
+
+    round: int
+    status: str
+    value: float | None  # median ns per iteration
+    metrics: dict[str, float]
+    samples: list[tuple[float, bool]]  # ns per iteration, warmup? in order
+    steady: str
+    wall_ns: int
 
 
 @dataclass
 class ArmResult:
-    id: int
-    key: str
-    experiment: str
-    case: str
-    runtime: str
+    index: int
+    row_id: int
+    id: ArmId
+    runtime: RuntimeInfo
     info: dict[str, Any]
-    params: dict[str, str]
-    ok_runs: int
-    failed_runs: int
-    estimate: stats.Estimate | None  # of ns per iteration
-    metrics: dict[str, tuple[stats.Estimate, str]] = field(default_factory=dict)
-    warmup_curve: list[float] = field(default_factory=list)  # median ns/iteration per sample index
-    variant: str = ""
+    param_map: dict[str, str]
+    method: dict[str, Any]
+    processes: list[ProcessFacts]
+    summary: stats.ArmSummary | None  # of ns per iteration
+    metrics: dict[str, tuple[stats.ArmSummary, str]] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return self.id.key
 
     @property
     def label(self) -> str:
-        """The case with its swept parameters: `read[dataset=monaco]`."""
-        return f"{self.case}[{self.variant}]" if self.variant else self.case
+        return self.id.label
 
-    def as_runtime(self) -> Runtime:
-        info = self.info
-        return Runtime(info["family"], info["version"], Path(info.get("executable", "")), info.get("source", ""),
-                       tuple(info.get("flags", [])), info.get("jdk_version", ""))
+    @property
+    def ok_runs(self) -> int:
+        return sum(1 for p in self.processes if p.status == "ok")
+
+    @property
+    def failed_runs(self) -> int:
+        return len(self.processes) - self.ok_runs
+
+    @property
+    def pooled(self) -> list[float]:
+        return [v for p in self.processes if p.status == "ok" for v, warm in p.samples if not warm]
+
+    @property
+    def steady_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for process in self.processes:
+            if process.status == "ok":
+                counts[process.steady] = counts.get(process.steady, 0) + 1
+        return counts
 
 
 @dataclass
-class ComparisonResult:
-    experiment: str
-    case: str
-    arm: ArmResult
-    baseline: ArmResult
-    comparison: stats.Comparison
-    verdict: str = "inconclusive"
-    p_adjusted: float = 1.0
+class Judged:
+    """An item with its decision: a comparison or one instance of a claim."""
 
-
-@dataclass
-class ClaimInstance:
+    item: Item
     numerator: ArmResult
-    denominator: ArmResult | None  # None: an absolute bound on a metric
-    comparison: stats.Comparison
-    verdict: str = "inconclusive"
+    denominator: ArmResult | None
+    decision: stats.Decision
+    seconds_needed: float | None = None  # undecided: about how much longer the rounds it needs would take
+
+    @property
+    def verdict(self) -> str:
+        return self.decision.verdict
 
 
 @dataclass
 class ClaimResult:
     experiment: str
-    claim: experiments.Claim
-    instances: list[ClaimInstance]
+    claim: Claim
+    instances: list[Judged]
     verdict: str  # holds / does not hold / inconclusive / not measured
     note: str = ""
 
@@ -80,162 +117,156 @@ class FailedRun:
 @dataclass
 class Analysis:
     session: dict[str, Any]
+    experiments: dict[str, Experiment]
     arms: list[ArmResult]
-    comparisons: list[ComparisonResult]
+    comparisons: list[Judged]
     claims: list[ClaimResult]
     failed: list[FailedRun]
     delta: float
+    sequential: bool
+    stopped: str = ""
+    lacks: str = ""
+    notes: list[str] = field(default_factory=list)
 
 
-def _arm_results(store: Store, session_id: int, rng: np.random.Generator) -> tuple[list[ArmResult], list[FailedRun]]:
+def synthetic(name: str, baseline_case: str = "") -> Experiment:
+    """An experiment known only by its arms (an import, or a session from before stored definitions)."""
+    return Experiment(name=name, path=Path(""), title="", driver="protocol", programs={}, cases=[], claims=[],
+                      runtimes=[], jdks=[], params={}, method=Method(), quick=Method(), quick_params={},
+                      quick_runtimes=[], baseline=Baseline(case=baseline_case))
+
+
+def _experiments(session: dict[str, Any], names: list[str]) -> tuple[dict[str, Experiment], list[str]]:
+    from .session import stored_experiments
+
+    notes: list[str] = []
+    loaded: dict[str, Experiment] = {}
+    definitions = session.get("definitions") or {}
+    real = {k: v for k, v in definitions.items() if isinstance(v, dict) and "raw" in v}
+    try:
+        for experiment in stored_experiments({**session, "definitions": real}):
+            loaded[experiment.name] = experiment
+    except VersusError as error:
+        notes.append(error.message)
+    for name in names:
+        if name not in loaded:
+            found = definitions.get(name)
+            spec: dict[str, Any] = found if isinstance(found, dict) else {}
+            loaded[name] = synthetic(name, str(spec.get("baseline_case", "")))
+    return loaded, notes
+
+
+def _process(run: StoredRun) -> ProcessFacts:
+    samples = [(ns / inner, warm) for _, ns, inner, warm in run.samples if inner > 0]
+    facts = judge.facts_of([(ns, inner, warm) for _, ns, inner, warm in run.samples], [(n, v) for n, v, _ in run.metrics],
+                           run.wall_ns)
+    warm = sum(1 for _, w in samples if w)
+    kind = steady.classify([v for v, _ in samples], warm) if run.status == "ok" else ""
+    return ProcessFacts(run.round, run.status, facts.value, facts.metrics, samples, kind, run.wall_ns)
+
+
+def _describe(ns: float) -> str:
+    from .report.units import duration
+
+    return duration(ns)
+
+
+def _arm_results(store: Store, session_id: int) -> tuple[list[ArmResult], list[FailedRun], dict[int, list[StoredRun]]]:
     runs_by_arm: dict[int, list[StoredRun]] = {}
     for run in store.runs(session_id):
         runs_by_arm.setdefault(run.arm_id, []).append(run)
     results, failed = [], []
-    for row in store.arms(session_id):
-        label = f"{row['case']}[{row['variant']}]" if row["variant"] else row["case"]
-        key = f"{row['experiment']}/{label}/{row['runtime']}"
-        runs = runs_by_arm.get(row["id"], [])
-        good = [r for r in runs if r.status == "ok"]
-        failed += [FailedRun(key, r.round, r.reason, r.log_tail) for r in runs if r.status != "ok"]
-        groups = [[ns / inner for _, ns, inner, warm in r.samples if not warm] for r in good]
-        groups = [g for g in groups if g]
-        estimate = stats.estimate(groups, rng) if groups else None
-        metrics: dict[str, tuple[stats.Estimate, str]] = {}
-        for name in sorted({m[0] for r in good for m in r.metrics}):
-            metric_groups = [[v for n, v, _ in r.metrics if n == name] for r in good]
-            unit = next(u for r in good for n, _, u in r.metrics if n == name)
-            metrics[name] = (stats.estimate([g for g in metric_groups if g], rng), unit)
-        curve: list[float] = []
-        if good:
-            width = max(len(r.samples) for r in good)
-            for index in range(width):
-                values = [ns / inner for r in good for i, ns, inner, _ in r.samples if i == index]
-                curve.append(float(np.median(values)))
-        results.append(ArmResult(row["id"], key, row["experiment"], row["case"], row["runtime"], row["runtime_info"],
-                                 row["params"], len(good), len(runs) - len(good), estimate, metrics, curve,
-                                 row["variant"]))
-    return results, failed
+    for index, row in enumerate(store.arms(session_id)):
+        identity = ArmId(row["experiment"], row["case"], row["variant"], row["runtime"])
+        info = row["runtime_info"] if isinstance(row["runtime_info"], dict) else {}
+        runtime = RuntimeInfo(str(info.get("family", "")), str(info.get("version", "")),
+                              tuple(info.get("flags", []) or []), str(info.get("jdk_version", "")))
+        runs = sorted(runs_by_arm.get(row["id"], []), key=lambda r: r.round)
+        processes = [_process(r) for r in runs]
+        failed += [FailedRun(identity.key, r.round, r.reason, r.log_tail) for r in runs if r.status != "ok"]
+        values = [p.value for p in processes if p.status == "ok" and p.value is not None]
+        summary = stats.summarize_arm(values, describe=_describe) if values else None
+        metrics: dict[str, tuple[stats.ArmSummary, str]] = {}
+        for name in dict.fromkeys(n for r in runs if r.status == "ok" for n, _, _ in r.metrics):
+            per_process = [p.metrics[name] for p in processes if p.status == "ok" and name in p.metrics]
+            unit = next(u for r in runs if r.status == "ok" for n, _, u in r.metrics if n == name)
+            metrics[name] = (stats.summarize_arm(per_process), unit)
+        results.append(ArmResult(index, row["id"], identity, runtime, info, row["params"], row["method"], processes,
+                                 summary, metrics))
+    return results, failed, runs_by_arm
 
 
-def _baseline(arms: list[ArmResult], selector: str) -> ArmResult | None:
-    measured = [a for a in arms if a.estimate is not None]
-    for arm in measured:
-        try:
-            if selector and selectors.matches(selector, arm.as_runtime()):
-                return arm
-        except VersusError:
-            break
-    return measured[0] if measured else None
-
-
-def _measure(arm: ArmResult, metric: str) -> stats.Estimate | None:
-    """What a claim compares: the arm's time, or one of its metrics."""
-    if not metric:
-        return arm.estimate
-    found = arm.metrics.get(metric)
-    return found[0] if found else None
-
-
-def _claim_result(name: str, claim: experiments.Claim, arms: list[ArmResult]) -> ClaimResult:
-    def side(side: experiments.Side) -> list[ArmResult]:
-        return [a for a in arms if a.case == side.case and _measure(a, claim.metric) is not None
-                and all(a.params.get(k) == v for k, v in side.params)
-                and selectors.matches(side.runtime, a.as_runtime())]
-
-    instances = []
-    for top in side(claim.numerator):
-        top_value = _measure(top, claim.metric)
-        assert top_value is not None
-        if claim.denominator is None:
-            instances.append(ClaimInstance(top, None, stats.compare(top_value, stats.constant(1.0, top_value))))
-            continue
-        for bottom in side(claim.denominator):
-            bottom_value = _measure(bottom, claim.metric)
-            if bottom_value is None or top.id == bottom.id or not _paired(top, bottom, claim):
-                continue
-            instances.append(ClaimInstance(top, bottom, stats.compare(top_value, bottom_value)))
-    what = f"metric {claim.metric}" if claim.metric else "time"
-    wanted = f"{claim.numerator.runtime} on {claim.numerator.case}" + (
-        f" and {claim.denominator.runtime} on {claim.denominator.case}" if claim.denominator else "")
-    note = "" if instances else f"no measured {what} for {wanted}"
-    return ClaimResult(name, claim, instances, "not measured" if not instances else "inconclusive", note)
-
-
-def _paired(top: ArmResult, bottom: ArmResult, claim: experiments.Claim) -> bool:
-    """Equal parameters but those a side pins; different cases of one family compare within one runtime;
-    JVM-hosted runtimes compare on the same JDK."""
-    pinned = {k for k, _ in claim.numerator.params} | {k for k, _ in (claim.denominator.params if claim.denominator else ())}
-    if {k: v for k, v in top.params.items() if k not in pinned} != {k: v for k, v in bottom.params.items() if k not in pinned}:
-        return False
-    same_family = top.info["family"] == bottom.info["family"]
-    if top.case != bottom.case and same_family:
-        return top.runtime == bottom.runtime
-    if same_family and claim.denominator and _unflagged(claim.numerator.runtime) == _unflagged(claim.denominator.runtime):
-        # jruby+int ÷ jruby+jit: one version in two modes, never one version against another
-        return top.info["version"] == bottom.info["version"] and \
-            top.info.get("jdk_version", "").split(".")[0] == bottom.info.get("jdk_version", "").split(".")[0]
-    jdk_a, jdk_b = top.info.get("jdk_version", ""), bottom.info.get("jdk_version", "")
-    hosted = {"jython", "jruby"}
-    if top.info["family"] in hosted and bottom.info["family"] in hosted:
-        return jdk_a.split(".")[0] == jdk_b.split(".")[0]
-    return True
-
-
-def _unflagged(selector: str) -> str:
-    """The selector without its +flags: `jruby@1+int` → `jruby@1`."""
-    head, _, jdk = selector.partition("/")
-    return head.split("+")[0] + (f"/{jdk}" if jdk else "")
+def _observations(arms: list[ArmResult]) -> judge.Observations:
+    observations: judge.Observations = {}
+    for arm in arms:
+        for process in arm.processes:
+            if process.status == "ok":
+                observations.setdefault(arm.index, {})[process.round] = judge.Facts(
+                    process.value, process.metrics, process.wall_ns)
+    return observations
 
 
 def analyze(store: Store, session_id: int | None = None, delta: float = stats.DELTA) -> Analysis:
     session = store.session(session_id)
-    rng = np.random.default_rng(session["seed"])
-    arms, failed = _arm_results(store, session["id"], rng)
-    comparisons: list[ComparisonResult] = []
-    claims: list[ClaimResult] = []
-    for name in dict.fromkeys(a.experiment for a in arms):
-        mine = [a for a in arms if a.experiment == name]
-        loaded = _load_experiment(mine)
-        for case in dict.fromkeys(a.label for a in mine):
-            in_case = [a for a in mine if a.label == case]
-            base = _baseline(in_case, loaded.baseline if loaded else "")
-            for arm in in_case:
-                if base is not None and arm is not base and arm.estimate is not None and base.estimate is not None:
-                    comparisons.append(ComparisonResult(name, case, arm, base, stats.compare(arm.estimate, base.estimate, delta)))
-        if loaded:
-            claims += [_claim_result(name, claim, mine) for claim in loaded.claims]
-    _decide(comparisons, claims)
-    return Analysis(session, arms, comparisons, claims, failed, delta)
+    arms, failed, _ = _arm_results(store, session["id"])
+    experiments, notes = _experiments(session, list(dict.fromkeys(a.id.experiment for a in arms)))
+    plan = session.get("plan") or {}
+    methods = plan.get("methods") or {}
+    sequential = bool(methods)  # sessions run by this versus were sequential; imports and old ones are judged once
+    items = items_of(arms, experiments)
+    sizes = judge.family_sizes(items)
+    observations = _observations(arms)
+    judged = []
+    for item in items:
+        start = int(methods.get(item.experiment, {}).get("processes", stats.FIRST_LOOK))
+        decision = judge.judge(item, observations, judge.alpha_of(item, sizes), start, sequential=sequential)
+        denominator = arms[item.denominator] if item.denominator is not None else None
+        entry = Judged(item, arms[item.numerator], denominator, decision)
+        if not decision.decided and decision.rounds_needed:
+            per_round = _round_seconds([a for a in (entry.numerator, denominator) if a is not None])
+            entry.seconds_needed = (decision.rounds_needed - decision.n) * per_round if per_round else None
+        judged.append(entry)
+    comparisons = [j for j in judged if j.item.claim is None]
+    claims = _claims(experiments, [j for j in judged if j.item.claim is not None], arms)
+    return Analysis(session, experiments, arms, comparisons, claims, failed, delta, sequential,
+                    str(plan.get("stopped", "")), str(session.get("lacks", "")), notes)
 
 
-def _load_experiment(arms: list[ArmResult]) -> experiments.Experiment | None:
-    if not arms:
-        return None
-    path = Path(arms[0].info.get("experiment_path", ""))
-    try:
-        return experiments.load(path) if (path / "experiment.toml").exists() else None
-    except VersusError:
-        return None
+def _round_seconds(arms: list[ArmResult]) -> float | None:
+    total = 0.0
+    for arm in arms:
+        walls = sorted(p.wall_ns for p in arm.processes)
+        if not walls:
+            return None
+        total += walls[len(walls) // 2] / 1e9
+    return total
 
 
-def _decide(comparisons: list[ComparisonResult], claims: list[ClaimResult]) -> None:
-    """Holm across the session: one family for comparisons, one for claim instances."""
-    p_diff = stats.holm([c.comparison.p_differs for c in comparisons])
-    p_same = stats.holm([c.comparison.p_same for c in comparisons])
-    for result, differs, same in zip(comparisons, p_diff, p_same):
-        result.p_adjusted = differs
-        result.verdict = stats.verdict(differs, same, result.comparison.ratio.value)
-    instances = [(claim, i) for claim in claims for i in claim.instances]
-    pairs = [stats.bound_pvalues(i.comparison, claim.claim.min, claim.claim.max) for claim, i in instances]
-    holds = stats.holm([p for p, _ in pairs])
-    fails = stats.holm([p for _, p in pairs])
-    for (_, instance), p_hold, p_fail in zip(instances, holds, fails):
-        instance.verdict = ("holds" if p_hold < stats.ALPHA else
-                            "does not hold" if p_fail < stats.ALPHA else "inconclusive")
-    for claim in claims:
-        verdicts = {i.verdict for i in claim.instances}
-        if not verdicts:
+def _claims(experiments: dict[str, Experiment], instances: list[Judged], arms: list[ArmResult]) -> list[ClaimResult]:
+    results = []
+    for name, experiment in experiments.items():
+        if not any(a.id.experiment == name for a in arms):
             continue
-        claim.verdict = ("does not hold" if "does not hold" in verdicts else
-                         "holds" if verdicts == {"holds"} else "inconclusive")
+        for claim in experiment.claims:
+            mine = [j for j in instances if j.item.claim is claim and j.item.experiment == name]
+            verdicts = {j.verdict for j in mine}
+            if not mine:
+                what = f"metric {claim.metric}" if claim.metric else "time"
+                wanted = f"{claim.numerator.runtime} on {claim.numerator.case}" + (
+                    f" and {claim.denominator.runtime} on {claim.denominator.case}" if claim.denominator else "")
+                results.append(ClaimResult(name, claim, [], "not measured", f"no measured {what} for {wanted}"))
+                continue
+            verdict = ("does not hold" if "does not hold" in verdicts else
+                       "holds" if verdicts == {"holds"} else "inconclusive")
+            results.append(ClaimResult(name, claim, mine, verdict))
+    return results
+
+
+def warmup_curve(arm: ArmResult) -> list[float]:
+    """Median ns per iteration at each sample index across the arm's successful processes."""
+    width = max((len(p.samples) for p in arm.processes if p.status == "ok"), default=0)
+    curve = []
+    for index in range(width):
+        values = [p.samples[index][0] for p in arm.processes if p.status == "ok" and index < len(p.samples)]
+        curve.append(float(np.median(values)) if values else float("nan"))
+    return curve

@@ -1,22 +1,40 @@
-"""The `versus` command: a thin layer over plan → run → analyze → report."""
+"""The `versus` command: a thin layer over plan → run → analyze → report.
+
+Exit codes: 0 success; 1 `--fail-on-claims` and a claim does not hold; 2 bad usage or input; 3 an
+error (the database, a fetch) or an internal error; 4 an arm had no successful process run;
+130 interrupted (every finished process run is stored: `versus run --resume`).
+"""
 from __future__ import annotations
 
 import argparse
-import json
+import math
 import random
+import re
 import sys
+import traceback
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
+from . import __version__
 from . import experiment as experiments
 from .errors import ClaimsFailed, UsageError, VersusError
-from .executor import SubprocessExecutor
 from .store import DEFAULT_DB, Store
+
+EXIT_INCOMPLETE = 4
+EXIT_INTERNAL = 3
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but its usage errors leave through our handler with a hint (exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message, f"see `{self.prog} --help`")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="versus", description="Cross-runtime performance experiments.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="versus", description="Cross-runtime performance experiments.")
+    parser.add_argument("--version", action="version", version=f"versus {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sub.add_parser("list", help="experiments, their cases and claims")
     runtimes = sub.add_parser("runtimes", help="runtimes found here or fetchable")
     runtimes.add_argument("action", nargs="?", choices=["fetch"])
@@ -25,14 +43,19 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("experiments", nargs="*", metavar="EXPERIMENT|PATH")
     run.add_argument("--runtimes", help="comma-separated runtime specs (default: the experiment's list)")
     run.add_argument("--cases", help="comma-separated case names")
-    run.add_argument("--processes", type=int, help="process runs per arm")
+    run.add_argument("--baseline", help="compare with this runtime (a selector) or, as case:NAME, with this case")
+    run.add_argument("--processes", type=int, help="process runs per arm before sequential rounds")
     run.add_argument("--warmup", type=int, help="warmup samples per process run")
     run.add_argument("--samples", type=int, help="measured samples per process run")
     run.add_argument("--inner", type=int, help="iterations per sample (0: calibrate)")
     run.add_argument("--timeout", type=float, help="seconds before a process run is killed")
     run.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                      help="override a parameter; NAME=V1,V2 sweeps it")
-    run.add_argument("--quick", action="store_true", help="the experiment's quick method: fewer processes and samples")
+    run.add_argument("--quick", action="store_true", help="each experiment's [quick] method")
+    run.add_argument("--budget", metavar="DURATION",
+                     help="time for the whole run (30m, 1h, 90s): sequential rounds until every comparison "
+                          "and claim is decided or the time is spent")
+    run.add_argument("--dry-run", action="store_true", help="print the plan and its estimated duration; run nothing")
     run.add_argument("--resume", nargs="?", const=-1, type=int, metavar="SESSION", help="finish an interrupted session")
     run.add_argument("--seed", type=int, help="seed of the run order (stored with the session)")
     run.add_argument("--fail-on-claims", action="store_true", help="exit 1 when a claim does not hold")
@@ -40,49 +63,73 @@ def _parser() -> argparse.ArgumentParser:
     report = sub.add_parser("report", help="report a stored session")
     report.add_argument("session", nargs="?", type=int)
     _output_options(report)
+    sessions = sub.add_parser("sessions", help="the sessions of a database")
+    sessions.add_argument("--db", type=Path, default=DEFAULT_DB)
     compare = sub.add_parser("compare", help="compare two stored sessions arm by arm")
     compare.add_argument("session_a", type=int)
     compare.add_argument("session_b", type=int)
     compare.add_argument("--db", type=Path, default=DEFAULT_DB)
-    imports = sub.add_parser("import", help="a JMH, hyperfine or pyperf JSON file as a new session")
+    imports = sub.add_parser("import", help="a versus, JMH, hyperfine or pyperf JSON file as a new session")
     imports.add_argument("file", type=Path)
     imports.add_argument("--db", type=Path, default=DEFAULT_DB)
-    export = sub.add_parser("export", help="a stored session as versus JSON or pyperf JSON")
+    export = sub.add_parser("export", help="a stored session as versus JSON or pyperf JSON (.json or .json.gz)")
     export.add_argument("session", nargs="?", type=int)
     export.add_argument("--db", type=Path, default=DEFAULT_DB)
     export.add_argument("--to", choices=["versus", "pyperf"], default="versus")
     export.add_argument("-o", "--output", type=Path, required=True, help="file to write")
-    selftest = sub.add_parser("selftest", help="A/A runs: false-positive rate, noise floor, detection of a 3% change")
-    selftest.add_argument("--seconds", type=float, default=300.0, help="time budget")
+    selftest = sub.add_parser("selftest", help="the decision rule on this machine: A/A and planted 3%% changes")
+    selftest.add_argument("--seconds", type=float, default=600.0, help="time budget")
+    selftest.add_argument("--trials", type=int, default=0, help="stop after this many trials (0: the budget decides)")
+    selftest.add_argument("--start", type=int, default=3, help="processes per arm before sequential rounds")
+    selftest.add_argument("--simulate", action="store_true", help="the seeded simulation of this VM's noise instead")
     selftest.add_argument("--db", type=Path, default=None, help="where to keep its runs (default: a temp file)")
+    sub.add_parser("schema", help="every experiment.toml key, as Markdown (docs/experiment-toml.md)")
     return parser
 
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"results database (default {DEFAULT_DB})")
     parser.add_argument("--format", choices=["table", "markdown", "json"], default="table")
-    parser.add_argument("--charts", type=Path, metavar="DIR", help="write PNG charts into DIR")
+    parser.add_argument("--html", type=Path, metavar="FILE", help="also write the report as one HTML page")
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except VersusError as error:
+        return _error(error)
+    except SystemExit as done:  # --help and --version
+        return int(done.code or 0)
     try:
         return int(_COMMANDS[args.command](args) or 0)
     except KeyboardInterrupt:
-        print("versus: interrupted; every finished process run is stored. "
-              "Continue with: versus run --resume" + (f" --db {args.db}" if getattr(args, "db", None) else ""),
-              file=sys.stderr)
+        db = getattr(args, "db", None)
+        print("versus: interrupted; every finished process run is stored. Continue with: versus run --resume"
+              + (f" --db {db}" if db else ""), file=sys.stderr)
         return 130
     except VersusError as error:
-        print(f"versus: error: {error.message}", file=sys.stderr)
-        if error.hint:
-            print(f"  hint: {error.hint}", file=sys.stderr)
-        return error.exit_code
+        return _error(error)
+    except Exception as error:  # a bug: say so plainly, keep the session resumable (session.py marked it)
+        print(f"versus: internal error: {type(error).__name__}: {error}; please report it with the lines below",
+              file=sys.stderr)
+        print("".join(traceback.format_exception(error)[-6:]).rstrip(), file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _error(error: VersusError) -> int:
+    print(f"versus: error: {error.message}", file=sys.stderr)
+    if error.hint:
+        print(f"  hint: {error.hint}", file=sys.stderr)
+    return error.exit_code
 
 
 def _list(args: argparse.Namespace) -> int:
     for folder in experiments.all_experiments():
-        loaded = experiments.load(folder)
+        try:
+            loaded = experiments.load(folder)
+        except VersusError as error:
+            print(f"{folder.name}: cannot be loaded: {error.message}")
+            continue
         print(f"{loaded.name}: {loaded.title}")
         for case in loaded.cases:
             only = f"  (only on {', '.join(case.runtimes)})" if case.runtimes else ""
@@ -93,41 +140,71 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _runtimes(args: argparse.Namespace) -> int:
-    from .runtimes import parse_spec, resolve
-    from .runtimes.catalog import CATALOG
-    from .runtimes.discover import find_all, find_debian_jvm_hosted
-    from .runtimes.fetch import cache_dir
+    from .paths import cache_dir
+    from .runtimes import FAMILIES, found_here, parse_spec, resolve
+    from .runtimes.resolve import installed
 
     if args.action == "fetch":
         if not args.specs:
             raise UsageError("nothing to fetch", "name a spec, e.g. versus runtimes fetch jython@2.5.0")
+        fetched = 0
         for text in args.specs:
             result = resolve(parse_spec(text), ["17"])
             for runtime in result.runtimes:
-                print(f"{runtime.name}: {runtime.jar}")
+                print(f"{runtime.name}: {runtime.jar or runtime.executable}")
+                fetched += 1
             for note in result.notes:
-                print(f"note: {note}", file=sys.stderr)
+                print(f"versus: note: {note}", file=sys.stderr)
+        if not fetched:
+            raise UsageError("nothing matched: " + ", ".join(args.specs), "see `versus runtimes` for what can be fetched")
         return 0
     print("found on this machine:")
-    for runtime in [*find_all(), *find_debian_jvm_hosted()]:
+    for runtime in found_here():
         print(f"  {runtime.family + '@' + runtime.version:<18} {runtime.executable}  ({runtime.source})")
-    jdks = [r for r in find_all() if r.family == "java"]
+    jdks = list(installed("java"))
     print(f"fetchable from Maven Central (cache {cache_dir()}):")
-    for entry in CATALOG:
-        cached = (cache_dir() / "jars" / entry.jar.filename).exists()
-        runs_on = [f"java@{j.jdk_major}" for j in jdks if int(j.jdk_major) >= entry.min_jdk]
-        skipped = [f"java@{j.jdk_major}" for j in jdks if int(j.jdk_major) < entry.min_jdk]
-        line = f"  {entry.family + '@' + entry.version:<18} {entry.jar.coordinate:<40} {'cached' if cached else 'not fetched'}"
-        line += f"; runs on {', '.join(runs_on) or 'no JDK here'}"
-        if skipped:
-            line += f"; not paired with {', '.join(skipped)} (needs Java {entry.min_jdk}+)"
-        if entry.note:
-            line += f"; {entry.note}"
-        print(line)
+    for family in FAMILIES.values():
+        for entry in family.catalog:
+            cached = (cache_dir() / "jars" / entry.jar.filename).exists()
+            runs_on = [f"java@{j.jdk_major}" for j in jdks if int(j.jdk_major) >= entry.min_jdk]
+            skipped = [f"java@{j.jdk_major}" for j in jdks if int(j.jdk_major) < entry.min_jdk]
+            state = "cached" if cached else "not fetched"
+            line = f"  {entry.family + '@' + entry.version:<18} {entry.jar.coordinate:<40} {state}"
+            line += f"; runs on {', '.join(runs_on) or 'no JDK here'}"
+            if skipped:
+                line += f"; not paired with {', '.join(skipped)} (needs Java {entry.min_jdk}+)"
+            if entry.note:
+                line += f"; {entry.note}"
+            print(line)
+    print("flags:")
+    for name, family in FAMILIES.items():
+        for flag, meaning in family.flags.items():
+            print(f"  {name}+{flag:<14} {meaning}")
     return 0
 
 
-def _options(args: argparse.Namespace) -> dict[str, Any]:
+_DURATION = re.compile(r"^(?:(?P<h>\d+(?:\.\d+)?)h)?(?:(?P<m>\d+(?:\.\d+)?)m(?:in)?)?(?:(?P<s>\d+(?:\.\d+)?)s)?$")
+
+
+def parse_duration(text: str) -> float:
+    """`30m`, `1h30m`, `90s`, `45` (seconds) → seconds."""
+    text = text.strip().lower()
+    try:
+        seconds = float(text)
+    except ValueError:
+        match = _DURATION.match(text)
+        if not match or not any(match.groupdict().values()):
+            raise UsageError(f"--budget {text!r} is not a duration", "write it like 30m, 1h30m, 90s or 600") from None
+        seconds = sum(float(match[k] or 0) * f for k, f in (("h", 3600), ("m", 60), ("s", 1)))
+    if not math.isfinite(seconds) or seconds <= 0 or seconds > 30 * 86400:
+        raise UsageError(f"--budget {text!r} must be a positive duration of at most 30 days", "e.g. --budget 30m")
+    return seconds
+
+
+def _options(args: argparse.Namespace) -> Any:
+    from .experiment import Method
+    from .session import Options
+
     if not args.experiments:
         raise UsageError("no experiment named", "give a name from `versus list` or a path to a folder with experiment.toml")
     params: dict[str, str | list[str]] = {}
@@ -137,56 +214,118 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
             raise UsageError(f"bad --param {item!r}", "write --param NAME=VALUE or NAME=V1,V2 for a sweep")
         # A comma makes a sweep, as a list in experiment.toml does.
         params[name.lower()] = value.split(",") if "," in value else value
-    names = [str(experiments.find(e)) for e in args.experiments]
     method = {k: getattr(args, k) for k in ("processes", "warmup", "samples", "inner", "timeout")
               if getattr(args, k) is not None}
-    for key in ("processes", "samples"):
-        if key in method and method[key] < 1:
-            raise UsageError(f"--{key} must be at least 1", f"give --{key} 1 or more")
-    return {"experiments": names, "runtimes": args.runtimes.split(",") if args.runtimes else None,
-            "cases": args.cases.split(",") if args.cases else None, "quick": args.quick, "method": method,
-            "params": params}
+    try:
+        Method.model_validate({**Method().model_dump(), **method})
+    except Exception as error:  # pydantic's ValidationError: say which option, in its words
+        first = error.errors()[0] if hasattr(error, "errors") else {"loc": ["?"], "msg": str(error)}
+        option = f"--{first['loc'][0]}" if first.get("loc") else "an option"
+        raise UsageError(f"{option}: {str(first['msg']).lower()}", "see `versus run --help`") from None
+    names = [str(experiments.find(e)) for e in args.experiments]
+    return Options(names, args.runtimes.split(",") if args.runtimes else None,
+                   args.cases.split(",") if args.cases else None, args.quick, method, params,
+                   parse_duration(args.budget) if args.budget else None, args.baseline)
+
+
+def report_folder(db: Path, session_id: int) -> Path:
+    """Reports of a session live beside its database, named after both: two databases never share one."""
+    stem = "" if db.name == DEFAULT_DB.name else f"{db.stem}-"
+    return db.parent / f"{stem}session-{session_id}"
 
 
 def _run(args: argparse.Namespace) -> int:
     from . import session
+    from .executor import SubprocessExecutor
     from .progress import RichProgress
 
-    store = Store(args.db)
+    if args.dry_run:
+        print(session.dry_run(Store(args.db) if args.db.exists() else None, _options(args)))
+        return 0
     if args.resume is not None:
+        store = Store(args.db, create=False)
         session_id = session.resume(store, None if args.resume < 0 else args.resume, SubprocessExecutor(), RichProgress())
     else:
+        options = _options(args)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-        session_id = session.start(store, _options(args), seed, SubprocessExecutor(), RichProgress())
+        if not 0 <= seed <= session.MAX_SEED:
+            raise UsageError(f"--seed {seed} is out of range", f"give a seed from 0 to {session.MAX_SEED}")
+        store = Store(args.db)
+        session_id = session.start(store, options, seed, SubprocessExecutor(), RichProgress())
     args.session = session_id
     return _report(args, store, write_files=True)
 
 
 def _report(args: argparse.Namespace, store: Store | None = None, write_files: bool = False) -> int:
     from .analyze import analyze
-    from .report import charts, document, markdown, terminal
+    from .report import document, markdown, terminal
 
     store = store or Store(args.db, create=False)
     analysis = analyze(store, args.session)
-    folder = args.db.parent / f"session-{analysis.session['id']}"
-    drawn: list[Path] = []
-    if args.charts or write_files:
-        drawn = charts.draw(analysis, args.charts or folder / "charts")
+    folder = report_folder(args.db, analysis.session["id"])
+    doc = None
+    if write_files or args.format == "json":
+        doc = document.document(analysis, store.runs(analysis.session["id"]))
     if write_files:
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "report.md").write_text(markdown.render(analysis, drawn, folder))
-        (folder / "session.json").write_text(json.dumps(document.document(analysis), indent=1))
-        print(f"versus: report written to {folder}/report.md", file=sys.stderr)
+        _write_reports(folder, analysis, doc)
+    if args.html:
+        _write_html(args.html, analysis, doc)
     if args.format == "json":
-        json.dump(document.document(analysis), sys.stdout, indent=1)
-        print()
+        print(document.dumps(doc or {}))
     elif args.format == "markdown":
-        print(markdown.render(analysis, drawn, Path.cwd()))
+        print(markdown.render(analysis))
     else:
-        terminal.render(analysis, sys.stdout)
-    if getattr(args, "fail_on_claims", False) and any(c.verdict == "does not hold" for c in analysis.claims):
-        failing = [c.claim.id for c in analysis.claims if c.verdict == "does not hold"]
+        terminal.render(analysis, sys.stdout, str(folder / "report.md") if write_files else "")
+    failing = [c.claim.id for c in analysis.claims if c.verdict == "does not hold"]
+    empty = [a.key for a in analysis.arms if a.ok_runs == 0]
+    if empty and write_files:
+        shown = ", ".join(empty[:5]) + (f" and {len(empty) - 5} more" if len(empty) > 5 else "")
+        print(f"versus: {len(empty)} arm{'s' if len(empty) > 1 else ''} had no successful process run: {shown}",
+              file=sys.stderr)
+        return EXIT_INCOMPLETE
+    if getattr(args, "fail_on_claims", False) and failing:
         raise ClaimsFailed(f"claims that do not hold: {', '.join(failing)}", "see the claims table above")
+    return 0
+
+
+def _write_reports(folder: Path, analysis: Any, doc: Any) -> None:
+    from .report import document, markdown
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "report.md").write_text(markdown.render(analysis))
+        (folder / "session.json").write_text(document.dumps(doc))
+    except OSError as error:
+        raise VersusError(f"cannot write the report into {folder}: {error.strerror or error}",
+                          "free some space or fix the folder's permissions; the session is stored: "
+                          f"versus report {analysis.session['id']}") from None
+    _write_html(folder / "index.html", analysis, doc)
+    print(f"versus: report written to {folder}/", file=sys.stderr)
+
+
+def _write_html(target: Path, analysis: Any, doc: Any) -> None:
+    import importlib
+
+    try:
+        html = importlib.import_module("versus.report.html")
+    except ImportError:
+        return
+    html.write(target, analysis, doc)
+
+
+def _sessions(args: argparse.Namespace) -> int:
+    import datetime
+
+    store = Store(args.db, create=False)
+    rows = store.sessions()
+    if not rows:
+        print(f"{args.db} has no sessions yet")
+        return 0
+    for entry in rows:
+        when = datetime.datetime.fromtimestamp(entry["created"]).strftime("%Y-%m-%d %H:%M")
+        failed = f", {entry['failed']} failed" if entry["failed"] else ""
+        print(f"{entry['id']:>4}  {when}  {entry['status']:<11}  {entry['arms']} arms, {entry['runs']} process runs"
+              f"{failed}  {entry['experiments'] or ''}")
     return 0
 
 
@@ -215,10 +354,24 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _selftest(args: argparse.Namespace) -> int:
-    from .selftest import run_selftest
+    from .selftest import run_selftest, simulated
 
-    return run_selftest(args.seconds, args.db)
+    if args.seconds <= 0 or not math.isfinite(args.seconds):
+        raise UsageError(f"--seconds {args.seconds:g} must be positive", "e.g. --seconds 600")
+    if not 2 <= args.start <= 100 or args.trials < 0:
+        raise UsageError("--start must be 2 to 100 and --trials 0 or more", "e.g. --start 3 --trials 120")
+    if args.simulate:
+        print(simulated(args.start))
+        return 0
+    return run_selftest(args.seconds, args.db, args.trials, args.start)
 
 
-_COMMANDS = {"list": _list, "runtimes": _runtimes, "run": _run, "report": _report, "compare": _compare,
-             "import": _import, "export": _export, "selftest": _selftest}
+def _schema(args: argparse.Namespace) -> int:
+    from .schema_doc import markdown
+
+    print(markdown())
+    return 0
+
+
+_COMMANDS = {"list": _list, "runtimes": _runtimes, "run": _run, "report": _report, "sessions": _sessions,
+             "compare": _compare, "import": _import, "export": _export, "selftest": _selftest, "schema": _schema}

@@ -1,73 +1,273 @@
-"""Running a process: the real executor, with timeouts and clean kills. Tests use a fake one."""
+"""Running processes: the real executor, with timeouts, bounded memory and no process left behind.
+Tests use fake executors with the same interface.
+
+- Output goes to temporary files, not pipes: a child that keeps a pipe open after its parent exited
+  cannot stall the harness, and a program that prints a gigabyte costs disk, not memory. What is kept
+  in memory is every `@versus` line (up to PROTOCOL_BYTES) and at most LOG_BYTES of the rest.
+- Each process starts in its own session, so a timeout kills it and everything in its session.
+- The harness is a child subreaper (Linux): a grandchild that detaches (setsid, double fork) is
+  re-parented to the harness instead of init, so it is found, stopped, and reported.
+"""
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
 import subprocess
+import tempfile
 import time
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import IO, Protocol
 
 LOG_TAIL_LINES = 40
+LOG_BYTES = 4 << 20  # non-protocol output kept in memory per process
+PROTOCOL_BYTES = 64 << 20  # `@versus` lines kept per process; beyond this the run fails
+LINE_BYTES = 1 << 20  # a longer line is cut (a protocol line that long is malformed)
+PREFIX = b"@versus "
+_PR_SET_PDEATHSIG, _PR_SET_CHILD_SUBREAPER = 1, 36
 
 
 @dataclass
 class Completed:
     exit_code: int | None  # None when killed on timeout
-    stdout: str
-    stderr: str
+    stdout: str  # every protocol line, and the log lines that fit in LOG_BYTES, in order
+    stderr: str  # the tail of stderr
     wall_ns: int
     timed_out: bool = False
+    leftovers: list[str] = field(default_factory=list)  # processes it left behind, stopped by the harness
+    overflow: str = ""  # why output was dropped, when it was
+
+
+class Spawned(Protocol):
+    """A background process (a server) started through an executor."""
+
+    pid: int
+
+    def poll(self) -> int | None: ...
+
+    def stop(self) -> list[str]:
+        """Stop it and everything it started; the processes that had to be killed beyond it."""
+
+    def output(self) -> str:
+        """The tail of what it printed so far."""
 
 
 class Executor(Protocol):
     def execute(self, argv: list[str], env: dict[str, str], timeout: float, cwd: Path | None = None) -> Completed:
         ...
 
+    def spawn(self, argv: list[str], env: dict[str, str], cwd: Path | None = None) -> Spawned:
+        ...
+
+
+def _libc() -> ctypes.CDLL | None:
+    try:
+        return ctypes.CDLL("libc.so.6", use_errno=True)
+    except OSError:
+        return None
+
 
 def _die_with_parent() -> None:
-    # A harness killed with -9 must not leave its benchmark running: PR_SET_PDEATHSIG = 1.
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
-    except OSError:
-        pass
+    # A harness killed with -9 must not leave its benchmark running.
+    libc = _libc()
+    if libc is not None:
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def _kill_group(process: subprocess.Popen[str]) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+def become_subreaper() -> bool:
+    libc = _libc()
+    return libc is not None and libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+
+
+@dataclass(frozen=True)
+class _Proc:
+    pid: int
+    ppid: int
+    pgid: int
+    sid: int
+    state: str
+    name: str
+
+
+def _processes() -> list[_Proc]:
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            text = Path(entry.path, "stat").read_text()
+        except OSError:
+            continue
+        name = text[text.index("(") + 1: text.rindex(")")]
+        fields = text[text.rindex(")") + 2:].split()
+        found.append(_Proc(int(entry.name), int(fields[1]), int(fields[2]), int(fields[3]), fields[0], name))
+    return found
+
+
+def leftovers(root: int, keep: set[int]) -> list[_Proc]:
+    """Live processes that belong to the finished process `root`: in its session or process group, or
+    re-parented to the harness (detached) and not among `keep`, with their descendants."""
+    me = os.getpid()
+    table = _processes()
+    children: dict[int, list[_Proc]] = {}
+    for proc in table:
+        children.setdefault(proc.ppid, []).append(proc)
+    kept = set(keep)
+    for pid in keep:  # what the harness still runs on purpose, and its descendants, stay
+        stack = list(children.get(pid, []))
+        while stack:
+            proc = stack.pop()
+            kept.add(proc.pid)
+            stack += children.get(proc.pid, [])
+    picked = {p.pid: p for p in table
+              if p.pid != me and p.pid not in kept and p.state != "Z"
+              and (p.sid == root or p.pgid == root or p.ppid == me)}
+    stack = list(picked.values())
+    while stack:
+        for child in children.get(stack.pop().pid, []):
+            if child.pid not in picked and child.pid not in kept and child.state != "Z":
+                picked[child.pid] = child
+                stack.append(child)
+    return sorted(picked.values(), key=lambda p: p.pid)
+
+
+def _reap_zombies() -> None:
+    """Detached children that exited on their own are now ours to wait for."""
+    me = os.getpid()
+    for proc in _processes():
+        if proc.ppid == me and proc.state == "Z":
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(proc.pid, os.WNOHANG)
+
+
+def stop_leftovers(root: int, keep: set[int]) -> list[str]:
+    """Kill what `root` left behind; describe each as `name (pid N)`."""
+    found = leftovers(root, keep)
+    for proc in found:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(proc.pid, signal.SIGKILL)
+    for proc in found:
+        with contextlib.suppress(ChildProcessError, OSError):
+            os.waitpid(proc.pid, 0)  # ours when it was re-parented to the harness
+    _reap_zombies()
+    return [f"{p.name} (pid {p.pid})" for p in found]
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def read_output(handle: IO[bytes]) -> tuple[str, str]:
+    """(text, overflow): protocol lines and as much log as fits, reading a spooled file line by line."""
+    handle.seek(0)
+    kept: list[str] = []
+    log_bytes = protocol_bytes = dropped = 0
+    tail: deque[str] = deque(maxlen=LOG_TAIL_LINES)
+    overflow = ""
+    for raw in handle:
+        line = raw[:LINE_BYTES].rstrip(b"\r\n").decode("utf-8", errors="replace")
+        if raw.startswith(PREFIX):
+            protocol_bytes += len(raw)
+            if protocol_bytes > PROTOCOL_BYTES:
+                overflow = f"more than {PROTOCOL_BYTES >> 20} MB of protocol lines"
+                break
+            if len(raw) > LINE_BYTES:
+                line = line[: len(PREFIX) + 40] + " … (a protocol line longer than 1 MB)"
+            kept.append(line)
+        elif log_bytes + len(raw) <= LOG_BYTES:
+            log_bytes += len(raw)
+            kept.append(line)
+        else:
+            dropped += 1
+            tail.append(line)
+    if dropped:
+        kept.append(f"… {dropped} log lines not kept in memory; the last {len(tail)}:")
+        kept += list(tail)
+    return "\n".join(kept), overflow
+
+
+def _tail(handle: IO[bytes], lines: int = LOG_TAIL_LINES) -> str:
+    handle.seek(0, os.SEEK_END)
+    size = handle.tell()
+    handle.seek(max(0, size - 256 * 1024))
+    text = handle.read().decode("utf-8", errors="replace")
+    return "\n".join(text.split("\n")[-lines - 1:]).strip("\n")
+
+
+class _Background:
+    def __init__(self, process: subprocess.Popen[bytes], log: IO[bytes]) -> None:
+        self.process, self.log, self.pid = process, log, process.pid
+
+    def poll(self) -> int | None:
+        return self.process.poll()
+
+    def stop(self) -> list[str]:
+        """SIGTERM to the session, then SIGKILL; then whatever it left elsewhere."""
+        for sig, wait in ((signal.SIGTERM, 3.0), (signal.SIGKILL, 5.0)):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, sig)
+            try:
+                self.process.wait(timeout=wait)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        return stop_leftovers(self.pid, set())
+
+    def output(self) -> str:
+        return _tail(self.log)
 
 
 class SubprocessExecutor:
-    """Each process in its own session, so a timeout or Ctrl-C kills it and all its children."""
+    """Each process in its own session, its output in files; a timeout or Ctrl-C kills it and all it started."""
+
+    def __init__(self) -> None:
+        self.subreaper = become_subreaper()
+        self._background: list[_Background] = []
 
     def execute(self, argv: list[str], env: dict[str, str], timeout: float, cwd: Path | None = None) -> Completed:
         start = time.perf_counter_ns()
-        try:
-            process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                       errors="replace", env=env, cwd=cwd, start_new_session=True,
-                                       preexec_fn=_die_with_parent)
-        except OSError as error:
-            return Completed(None, "", f"cannot start {argv[0]}: {error}", 0)
-        try:
-            stdout, stderr = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _kill_group(process)
-            stdout, stderr = process.communicate()
-            return Completed(None, stdout, stderr, time.perf_counter_ns() - start, timed_out=True)
-        except BaseException:
-            _kill_group(process)
-            process.wait()
-            raise
-        _kill_group(process)  # stray children of a finished program
-        return Completed(process.returncode, stdout, stderr, time.perf_counter_ns() - start)
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            try:
+                process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env, cwd=cwd,
+                                           start_new_session=True, preexec_fn=_die_with_parent)
+            except (OSError, ValueError) as error:
+                return Completed(None, "", f"cannot start {argv[0] if argv else '(nothing)'}: {error}", 0)
+            timed_out = False
+            try:
+                process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                _kill_group(process.pid)
+                process.wait()
+            except BaseException:
+                _kill_group(process.pid)
+                process.wait()
+                stop_leftovers(process.pid, self._live())
+                raise
+            wall = time.perf_counter_ns() - start
+            left = stop_leftovers(process.pid, self._live())
+            stdout, overflow = read_output(out)
+            return Completed(None if timed_out else process.returncode, stdout, _tail(err), wall, timed_out,
+                             [] if timed_out else left, overflow)
+
+    def spawn(self, argv: list[str], env: dict[str, str], cwd: Path | None = None) -> Spawned:
+        log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the server runs; closed with it)
+        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                   cwd=cwd, start_new_session=True, preexec_fn=_die_with_parent)
+        background = _Background(process, log)
+        self._background.append(background)
+        return background
+
+    def _live(self) -> set[int]:
+        self._background = [b for b in self._background if b.poll() is None]
+        return {b.pid for b in self._background}
 
 
 def log_tail(completed: Completed, lines: int = LOG_TAIL_LINES) -> str:
-    text = [line for line in completed.stdout.splitlines() if not line.startswith("@versus ")]
-    text += [line for line in completed.stderr.splitlines()]
-    return "\n".join(text[-lines:])
+    text = [line for line in completed.stdout.split("\n") if not line.startswith("@versus ")]
+    text += completed.stderr.split("\n")
+    return "\n".join(line for line in text[-lines:]).strip("\n")

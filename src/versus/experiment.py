@@ -1,58 +1,138 @@
-"""Experiments: a folder with `experiment.toml`, its programs, and a README."""
+"""Experiments: a folder with `experiment.toml`, its programs, and a README.
+
+`experiment.toml` is validated against one schema (the pydantic models below): unknown keys are
+rejected with a did-you-mean, types and ranges are checked, and claims must name cases, runtimes and
+parameters that exist. docs/experiment-toml.md is generated from these models (`versus schema`).
+"""
 from __future__ import annotations
 
+import difflib
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from .errors import ExperimentError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-ROOT = Path(__file__).resolve().parents[2]
-EXPERIMENTS = ROOT / "experiments"
-DRIVERS = ("protocol", "command", "jmh", "load")
+from .errors import ExperimentError, VersusError
 
-
-@dataclass(frozen=True)
-class Method:
-    processes: int = 5
-    warmup: int = 2
-    samples: int = 5
-    inner: int = 0  # 0: calibrate once per arm
-    timeout: float = 300.0
-    min_sample_ns: int = 100_000_000
+Scalar = str | int | float | bool
+_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+_PARAM = re.compile(r"^[a-z_][a-z0-9_]*$")
+PROGRAM_FAMILIES = ("python2", "python3", "ruby", "java", "go", "rust", "c")
 
 
-@dataclass(frozen=True)
-class Case:
-    name: str
-    check: str = ""  # expression for the expected check value; "" = no check expected
-    runtimes: tuple[str, ...] = ()  # selectors; empty = every runtime of the experiment
-    command: str = ""  # command driver: the command line with {param} fields; jmh driver: the benchmark
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Method(_Strict):
+    """How each arm is measured: `[method]`, and `[quick]` for `--quick` (and `make run`)."""
+
+    processes: Annotated[int, Field(ge=1, le=1000, description="process runs per arm before any sequential rounds")] = 5
+    warmup: Annotated[int, Field(ge=0, le=10_000, description="warmup samples per process run (stored, not analysed)")] = 2
+    samples: Annotated[int, Field(ge=1, le=100_000, description="measured samples per process run")] = 5
+    inner: Annotated[int, Field(ge=0, le=1 << 40, description="iterations per sample; 0: the first process run "
+                                                              "calibrates it and later ones reuse it")] = 0
+    timeout: Annotated[float, Field(gt=0, le=86_400, strict=False, allow_inf_nan=False,
+                                    description="seconds before a process run is killed")] = 300.0
+    min_sample_ns: Annotated[int, Field(ge=1, le=10**12, description="calibration target: a sample takes at least "
+                                                                     "this long")] = 100_000_000
+
+
+class Quick(Method):
+    """`[quick]`: the method of `--quick`; unset keys fall back to `[method]`."""
+
+    params: dict[str, Scalar | list[Scalar]] = Field(default_factory=dict, description="parameters to override")
+    runtimes: list[str] = Field(default_factory=list, description="runtime specs to use instead of [experiment] runtimes")
+
+
+class Baseline(_Strict):
+    runtime: str = Field(default="", description="compare every runtime with this one within each case")
+    case: str = Field(default="", description="compare every case with this one within each runtime")
+
+
+class Header(_Strict):
+    """`[experiment]`."""
+
+    name: Annotated[str, Field(pattern=_NAME, description="defaults to the folder's name")] = ""
+    title: str = Field("", description="the question the experiment asks")
+    driver: str = Field("protocol", description="how a process run is made: protocol, command, jmh or load")
+    runtimes: list[str] = Field(default_factory=list, description="runtime specs, e.g. cpython@3.11, jython@2.5.0, cpython@*")
+    jdks: list[str] = Field(default_factory=lambda: ["17"], description="JDKs that JVM-hosted runtimes run on")
+    baseline: str | Baseline = Field("", description='a runtime selector, or { runtime = "…", case = "…" }; '
+                                                     "default: the first runtime")
+
+
+class Case(_Strict):
+    """`[[cases]]`: one named workload."""
+
+    name: Annotated[str, Field(pattern=_NAME, description="the case's name, passed as VERSUS_CASE")]
+    check: str = Field("", description="expression of params (and `inner`) the program's check must equal")
+    runtimes: tuple[str, ...] = Field((), strict=False, description="selectors: run the case only on these runtimes")
+    command: str = Field("", description="command driver: the command; load driver: ab/wrk command; jmh: the benchmark")
     description: str = ""
-    driver: str = ""  # overrides the experiment's driver, so one experiment can mix protocol and jmh arms
-    programs: tuple[tuple[str, str], ...] = ()  # per-family program overrides for this case
-    server: str = ""  # a command template started before each process run; the client gets VERSUS_PORT
+    driver: str = Field("", description="overrides [experiment] driver for this case")
+    programs: dict[str, str] = Field(default_factory=dict, description="overrides [programs] entries for this case")
+    server: str = Field("", description="a command started before each process run, on VERSUS_PORT")
+
+    def __hash__(self) -> int:
+        return hash(self.name)
 
 
-@dataclass(frozen=True)
-class Side:
+class Side(_Strict):
     case: str
-    runtime: str  # a runtime selector, see selectors.py
-    params: tuple[tuple[str, str], ...] = ()  # pins swept parameters: { size = "40" }
+    runtime: str = Field(description="a runtime selector: family, family@1.2, family@>=1.2, +flag, /java@N")
+    params: dict[str, Scalar] = Field(default_factory=dict, description="pins swept parameters")
+
+    @property
+    def pinned(self) -> tuple[tuple[str, str], ...]:
+        return tuple(sorted((k, _text(v)) for k, v in self.params.items()))
 
 
-@dataclass(frozen=True)
-class Claim:
-    id: str
+class Claim(_Strict):
+    """`[[claims]]`: a published statement with an expected ratio or bound."""
+
+    id: Annotated[str, Field(pattern=_NAME)]
     statement: str
     source: str
-    quote: str
-    numerator: Side  # the ratio is numerator time / denominator time
-    denominator: Side | None  # None: an absolute bound on the numerator's metric
-    min: float | None = None
-    max: float | None = None
-    metric: str = ""  # compare a metric instead of time
+    quote: str = ""
+    numerator: Side
+    denominator: Side | None = Field(None, description="omit to bound the numerator's metric itself")
+    min: Annotated[float | None, Field(gt=0, strict=False, allow_inf_nan=False)] = None
+    max: Annotated[float | None, Field(gt=0, strict=False, allow_inf_nan=False)] = None
+    metric: str = Field("", description="compare this metric instead of time")
+
+    @model_validator(mode="after")
+    def _bounds(self) -> Claim:
+        if self.min is None and self.max is None:
+            raise ValueError("a claim needs min, max or both")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min {self.min:g} is above max {self.max:g}")
+        if self.denominator is None and not self.metric:
+            raise ValueError("a claim without a denominator bounds a metric: add metric = \"…\"")
+        return self
+
+
+class ExperimentFile(_Strict):
+    experiment: Header = Field(default_factory=Header)  # type: ignore[arg-type]
+    method: Method = Field(default_factory=Method)
+    quick: dict[str, Any] = Field(default_factory=dict)
+    params: dict[str, Scalar | list[Scalar]] = Field(default_factory=dict)
+    programs: dict[str, str] = Field(default_factory=dict)
+    cases: list[Case]
+    claims: list[Claim] = Field(default_factory=list)
+
+    @field_validator("params")
+    @classmethod
+    def _params(cls, params: dict[str, Any]) -> dict[str, Any]:
+        for name, value in params.items():
+            if not _PARAM.match(name):
+                raise ValueError(f"parameter name {name!r} must be lower case letters, digits and _")
+            if isinstance(value, list) and not value:
+                raise ValueError(f"parameter {name} is an empty list: give at least one value")
+        return params
 
 
 @dataclass
@@ -69,13 +149,13 @@ class Experiment:
     params: dict[str, str | list[str]]  # a list sweeps: one arm per value
     method: Method
     quick: Method
-    quick_params: dict[str, str]
+    quick_params: dict[str, str | list[str]]
     quick_runtimes: list[str]
-    baseline: str
-    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    baseline: Baseline
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)  # as read: stored with each session
 
-    def program_for(self, family: str) -> Path | None:
-        relative = self.programs.get(family)
+    def program_for(self, family: str, case: Case | None = None) -> Path | None:
+        relative = (case.programs.get(family) if case else None) or self.programs.get(family)
         return self.path / relative if relative else None
 
     def case(self, name: str) -> Case:
@@ -83,109 +163,250 @@ class Experiment:
             if case.name == name:
                 return case
         raise ExperimentError(f"experiment {self.name} has no case {name!r}",
-                              "its cases are: " + ", ".join(c.name for c in self.cases))
+                              "its cases are: " + ", ".join(c.name for c in self.cases) + _did_you_mean(
+                                  name, [c.name for c in self.cases]))
+
+    def driver_of(self, case: Case) -> str:
+        return case.driver or self.driver
+
+
+def _text(value: Scalar) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _params(raw: dict[str, Any]) -> dict[str, str | list[str]]:
+    return {k: [_text(x) for x in v] if isinstance(v, list) else _text(v) for k, v in raw.items()}
 
 
 def find(name_or_path: str) -> Path:
     """An experiment by name (under experiments/) or by path to a folder with experiment.toml."""
+    from .paths import experiments
+
     candidate = Path(name_or_path)
-    for folder in (candidate, EXPERIMENTS / name_or_path):
-        if (folder / "experiment.toml").is_file():
-            return folder.resolve()
-    known = ", ".join(sorted(p.parent.name for p in EXPERIMENTS.glob("*/experiment.toml")))
+    if (candidate / "experiment.toml").is_file():
+        return candidate.resolve()
+    folder = experiments() / name_or_path
+    if "/" not in name_or_path and (folder / "experiment.toml").is_file():
+        return folder
+    known = [p.name for p in all_experiments()]
     raise ExperimentError(f"no experiment {name_or_path!r}",
-                          f"name one of: {known or '(none)'}; or give a path to a folder with experiment.toml")
+                          f"name one of: {', '.join(known) or '(none)'}; or give a path to a folder with "
+                          "experiment.toml" + _did_you_mean(name_or_path, known))
 
 
 def all_experiments() -> list[Path]:
-    return sorted(p.parent for p in EXPERIMENTS.glob("*/experiment.toml"))
+    from .paths import experiments
+
+    return sorted(p.parent for p in experiments().glob("*/experiment.toml"))
 
 
 def load(folder: Path) -> Experiment:
     file = folder / "experiment.toml"
     try:
-        raw = tomllib.loads(file.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise ExperimentError(f"cannot read {file}: {error}", "fix the TOML syntax at the place named") from None
-    where = str(file)
-    top = _table(raw, "experiment", where)
-    driver = str(top.get("driver", "protocol"))
-    if driver not in DRIVERS:
-        raise ExperimentError(f"{where}: unknown driver {driver!r}", f"use one of: {', '.join(DRIVERS)}")
-    cases = [_case(c, where) for c in raw.get("cases", [])]
-    if not cases:
-        raise ExperimentError(f"{where}: no [[cases]]", 'add at least one: [[cases]] name = "my_case"')
-    claims = [_claim(c, where, {c.name for c in cases}) for c in raw.get("claims", [])]
-    method = _method(raw.get("method", {}), Method(), where)
-    quick_raw = dict(raw.get("quick", {}))
-    quick_params = {k.lower(): str(v) for k, v in quick_raw.pop("params", {}).items()}
-    quick_runtimes = [str(r) for r in quick_raw.pop("runtimes", [])]
-    runtimes = [str(r) for r in top.get("runtimes", [])]
-    return Experiment(
-        name=str(top.get("name", folder.name)), path=folder, title=str(top.get("title", "")), driver=driver,
-        programs={str(k): str(v) for k, v in raw.get("programs", {}).items()}, cases=cases, claims=claims,
-        runtimes=runtimes, jdks=[str(j) for j in top.get("jdks", ["17"])],
-        params={k.lower(): [str(x) for x in v] if isinstance(v, list) else str(v)
-                for k, v in raw.get("params", {}).items()},
-        method=method, quick=_method(quick_raw, method, where + " [quick]"), quick_params=quick_params,
-        quick_runtimes=quick_runtimes, baseline=str(top.get("baseline", runtimes[0] if runtimes else "")), raw=raw)
+        text = file.read_text(encoding="utf-8")
+        raw = tomllib.loads(text)
+    except (OSError, UnicodeDecodeError) as error:
+        raise ExperimentError(f"cannot read {file}: {error}", "check the path and the file's permissions") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ExperimentError(f"{file}: {error}", "fix the TOML syntax at the place named") from None
+    return from_raw(raw, folder, str(file))
 
 
-def _table(raw: dict[str, Any], key: str, where: str) -> dict[str, Any]:
-    value = raw.get(key, {})
-    if not isinstance(value, dict):
-        raise ExperimentError(f"{where}: [{key}] must be a table", f"write it as [{key}] followed by key = value lines")
-    return value
+def from_raw(raw: dict[str, Any], folder: Path, where: str = "experiment.toml", check_files: bool = True) -> Experiment:
+    """Validate a parsed experiment.toml; `check_files=False` for a stored definition of an old session."""
+    try:
+        parsed = ExperimentFile.model_validate(raw)
+    except ValidationError as error:
+        raise ExperimentError(f"{where}: {_explain(error, raw)}", _hint(error)) from None
+    header = parsed.experiment
+    runtimes = list(header.runtimes)
+    baseline = header.baseline if isinstance(header.baseline, Baseline) else Baseline(runtime=header.baseline)
+    if not baseline.runtime and not baseline.case and runtimes:
+        baseline = Baseline(runtime=runtimes[0])
+    quick = _quick(parsed, where)
+    experiment = Experiment(
+        name=header.name or folder.name, path=folder, title=header.title, driver=header.driver,
+        programs=dict(parsed.programs), cases=list(parsed.cases), claims=list(parsed.claims), runtimes=runtimes,
+        jdks=list(header.jdks), params=_params(parsed.params), method=parsed.method, quick=quick[0],
+        quick_params=quick[1], quick_runtimes=quick[2], baseline=baseline, raw=raw)
+    _cross_check(experiment, where, check_files)
+    return experiment
 
 
-def _method(raw: dict[str, Any], base: Method, where: str) -> Method:
-    known = set(Method.__dataclass_fields__)
-    unknown = set(raw) - known
-    if unknown:
-        raise ExperimentError(f"{where}: unknown method keys {sorted(unknown)}", f"known keys: {sorted(known)}")
-    values = {**base.__dict__, **raw}
-    for key in ("processes", "samples"):
-        if int(values[key]) < 1:
-            raise ExperimentError(f"{where}: {key} must be ≥ 1", f"set {key} = 1 or more")
-    return Method(**{k: type(getattr(base, k))(v) for k, v in values.items()})
+def _quick(parsed: ExperimentFile, where: str) -> tuple[Method, dict[str, str | list[str]], list[str]]:
+    merged = {**parsed.method.model_dump(), **parsed.quick}
+    try:
+        quick = Quick.model_validate(merged)
+    except ValidationError as error:
+        raise ExperimentError(f"{where}: [quick]: {_explain(error, merged)}", _hint(error)) from None
+    method = Method.model_validate({k: v for k, v in quick.model_dump().items() if k in Method.model_fields})
+    for name in quick.params:
+        if name not in parsed.params:
+            raise ExperimentError(f"{where}: [quick] params names {name!r}, which is not in [params]",
+                                  "add it to [params] first" + _did_you_mean(name, list(parsed.params)))
+    return method, _params(quick.params), list(quick.runtimes)
 
 
-def _case(raw: dict[str, Any], where: str) -> Case:
-    if "name" not in raw:
-        raise ExperimentError(f"{where}: a [[cases]] entry has no name", 'add name = "..." to it')
-    driver = str(raw.get("driver", ""))
-    if driver and driver not in DRIVERS:
-        raise ExperimentError(f"{where}: case {raw['name']} has unknown driver {driver!r}", f"use one of: {', '.join(DRIVERS)}")
-    return Case(name=str(raw["name"]), check=str(raw.get("check", "")), driver=driver,
-                runtimes=tuple(str(r) for r in raw.get("runtimes", [])), command=str(raw.get("command", "")),
-                description=str(raw.get("description", "")),
-                programs=tuple(sorted((str(k), str(v)) for k, v in raw.get("programs", {}).items())),
-                server=str(raw.get("server", "")))
+def _cross_check(experiment: Experiment, where: str, check_files: bool) -> None:
+    """What one key says about another: drivers, programs, cases named by claims, selectors, params."""
+    from .drivers import DRIVERS
+    from .expr import check_expression
+    from .runtimes import parse_spec
+    from .selectors import check_selector
+
+    def fail(message: str, hint: str) -> None:
+        raise ExperimentError(f"{where}: {message}", hint)
+
+    names = [c.name for c in experiment.cases]
+    for duplicate in sorted({n for n in names if names.count(n) > 1}):
+        fail(f"two [[cases]] are named {duplicate!r}", "give each case its own name")
+    ids = [c.id for c in experiment.claims]
+    for duplicate in sorted({i for i in ids if ids.count(i) > 1}):
+        fail(f"two [[claims]] have the id {duplicate!r}", "give each claim its own id")
+    for spec in [*experiment.runtimes, *experiment.quick_runtimes]:
+        try:
+            parse_spec(spec)
+        except VersusError as error:
+            fail(f"runtimes: {error.message}", error.hint)
+    for family, relative in [*experiment.programs.items(), *[(f, p) for c in experiment.cases for f, p in c.programs.items()]]:
+        if family not in PROGRAM_FAMILIES:
+            fail(f"[programs] has an unknown program family {family!r}",
+                 "program families are: " + ", ".join(PROGRAM_FAMILIES) + _did_you_mean(family, list(PROGRAM_FAMILIES)))
+        path = experiment.path / relative
+        if check_files and not path.exists():
+            siblings = [str(p.relative_to(experiment.path)) for p in path.parent.glob("*")] if path.parent.is_dir() else []
+            fail(f"[programs] {family} = {relative!r}: there is no such file in {experiment.path}",
+                 "fix the path (relative to the experiment folder)" + _did_you_mean(relative, siblings))
+    params = set(experiment.params) | {"inner"}
+    for case in experiment.cases:
+        driver = experiment.driver_of(case)
+        if driver not in DRIVERS:
+            fail(f"case {case.name}: unknown driver {driver!r}",
+                 "drivers are: " + ", ".join(DRIVERS) + _did_you_mean(driver, list(DRIVERS)))
+        if case.check:
+            try:
+                check_expression(case.check, params)
+            except VersusError as error:
+                fail(f"case {case.name}: check: {error.message}", error.hint)
+        for selector in case.runtimes:
+            try:
+                check_selector(selector)
+            except VersusError as error:
+                fail(f"case {case.name}: runtimes: {error.message}", error.hint)
+        _check_templates(experiment, case, driver, where)
+    if experiment.driver not in DRIVERS:
+        fail(f"[experiment] driver {experiment.driver!r} is unknown",
+             "drivers are: " + ", ".join(DRIVERS) + _did_you_mean(experiment.driver, list(DRIVERS)))
+    if experiment.baseline.case and experiment.baseline.case not in names:
+        fail(f"baseline case {experiment.baseline.case!r} is not a case",
+             "cases: " + ", ".join(names) + _did_you_mean(experiment.baseline.case, names))
+    if experiment.baseline.runtime:
+        try:
+            check_selector(experiment.baseline.runtime)
+        except VersusError as error:
+            fail(f"baseline: {error.message}", error.hint)
+    for claim in experiment.claims:
+        for label, side in (("numerator", claim.numerator), ("denominator", claim.denominator)):
+            if side is None:
+                continue
+            if side.case not in names:
+                fail(f"claim {claim.id}: {label} names case {side.case!r}, which is not a case",
+                     "cases: " + ", ".join(names) + _did_you_mean(side.case, names))
+            try:
+                check_selector(side.runtime)
+            except VersusError as error:
+                fail(f"claim {claim.id}: {label}: {error.message}", error.hint)
+            for name in side.params:
+                if name not in experiment.params:
+                    fail(f"claim {claim.id}: {label} pins parameter {name!r}, which is not in [params]",
+                         "parameters: " + ", ".join(experiment.params) + _did_you_mean(name, list(experiment.params)))
 
 
-def _side(raw: Any, where: str, cases: set[str]) -> Side:
-    if not isinstance(raw, dict) or "case" not in raw or "runtime" not in raw:
-        raise ExperimentError(f"{where}: a claim side must be {{ case = ..., runtime = ... }}",
-                              'write numerator = { case = "adder", runtime = "jython@2.5.0" }')
-    if raw["case"] not in cases:
-        raise ExperimentError(f"{where}: claim names unknown case {raw['case']!r}", f"cases: {sorted(cases)}")
-    params = raw.get("params", {})
-    if not isinstance(params, dict):
-        raise ExperimentError(f"{where}: a claim side's params must be a table", 'write params = { dataset = "monaco" }')
-    return Side(str(raw["case"]), str(raw["runtime"]), tuple(sorted((k.lower(), str(v)) for k, v in params.items())))
+def _check_templates(experiment: Experiment, case: Case, driver: str, where: str) -> None:
+    """Command and server templates split and fill with the fields they will get (no shell involved)."""
+    from .drivers.base import fill_template
+
+    params = {name: "x" for name in experiment.params}
+    templates = []
+    if driver == "command" and case.command:
+        templates.append(("command", case.command, {"runtime": "x", "program": "x"}))
+    if driver == "load" and case.command:
+        templates.append(("command", case.command, {"url": "x", "port": "1"}))
+    if case.server:
+        templates.append(("server", case.server, {"runtime": "x", "program": "x", "classpath": "x", "port": "1",
+                                                  "case": "x"}))
+    for what, template, fields in templates:
+        fill_template(template, {**params, **fields}, f"{where}: case {case.name}", what)
 
 
-def _claim(raw: dict[str, Any], where: str, cases: set[str]) -> Claim:
-    needed = ("id", "statement", "source", "numerator") + (() if raw.get("metric") else ("denominator",))
-    for key in needed:
-        if key not in raw:
-            raise ExperimentError(f"{where}: claim {raw.get('id', '?')} lacks {key}",
-                                  "a claim needs id, statement, source, numerator, denominator (optional for a "
-                                  "metric claim) and min and/or max")
-    if "min" not in raw and "max" not in raw:
-        raise ExperimentError(f"{where}: claim {raw['id']} has neither min nor max", "give the expected ratio bounds")
-    return Claim(id=str(raw["id"]), statement=str(raw["statement"]), source=str(raw["source"]),
-                 quote=str(raw.get("quote", "")), numerator=_side(raw["numerator"], where, cases),
-                 denominator=_side(raw["denominator"], where, cases) if "denominator" in raw else None,
-                 min=float(raw["min"]) if "min" in raw else None, max=float(raw["max"]) if "max" in raw else None,
-                 metric=str(raw.get("metric", "")))
+def _did_you_mean(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _place(location: tuple[int | str, ...], raw: dict[str, Any]) -> str:
+    """`[[cases]] #2 (name = "x")`-style words for a pydantic error location."""
+    parts: list[str] = []
+    node: Any = raw
+    for index, key in enumerate(location):
+        if isinstance(key, int) and isinstance(node, list) and key < len(node):
+            item = node[key]
+            label = item.get("name") or item.get("id") if isinstance(item, dict) else None
+            parts[-1] = f"[[{parts[-1]}]] #{key + 1}" + (f" ({label})" if label else "")
+            node = item
+            continue
+        parts.append(str(key) if index else f"{key}")
+        node = node.get(key) if isinstance(node, dict) else None
+    text = ".".join(parts)
+    return re.sub(r"^(experiment|method|quick|params|programs)\b", r"[\1]", text)
+
+
+_KNOWN: dict[str, list[str]] = {
+    "experiment": list(Header.model_fields), "method": list(Method.model_fields), "quick": list(Quick.model_fields),
+    "cases": list(Case.model_fields), "claims": list(Claim.model_fields), "numerator": list(Side.model_fields),
+    "denominator": list(Side.model_fields), "": list(ExperimentFile.model_fields), "baseline": list(Baseline.model_fields),
+}
+
+
+def _explain(error: ValidationError, raw: dict[str, Any]) -> str:
+    messages = []
+    for detail in error.errors()[:3]:
+        location = tuple(detail["loc"])
+        if detail["type"] == "extra_forbidden":
+            key = str(location[-1])
+            parent = next((str(k) for k in reversed(location[:-1]) if isinstance(k, str)), "")
+            known = _KNOWN.get(parent, [])
+            where = _place(location[:-1], raw) or "the top level"
+            messages.append(f"unknown key {key!r} in {where}" + _did_you_mean(key, known)
+                            + (f" (known keys: {', '.join(known)})" if known else ""))
+        else:
+            where = _place(location, raw) or "the file"
+            messages.append(f"{where}: {_message(detail)}")
+    more = len(error.errors()) - 3
+    return "; ".join(messages) + (f"; and {more} more" if more > 0 else "")
+
+
+def _message(detail: Any) -> str:
+    kind, text = detail["type"], detail["msg"]
+    value = detail.get("input")
+    if kind == "missing":
+        return "is required"
+    if kind.endswith("_type") or kind in ("list_type", "dict_type", "model_type"):
+        shown = repr(value)[:60]
+        return f"{text.lower()}, got {shown}"
+    if kind.startswith("value_error"):
+        return text.removeprefix("Value error, ")
+    return f"{text}, got {repr(value)[:60]}" if value is not None and not isinstance(value, dict) else text
+
+
+def _hint(error: ValidationError) -> str:
+    kinds = {d["type"] for d in error.errors()}
+    if "extra_forbidden" in kinds:
+        return "remove or rename the key; docs/experiment-toml.md lists every key"
+    if "missing" in kinds:
+        return "add the key; docs/experiment-toml.md lists every key with its meaning"
+    if any(k.endswith("_type") for k in kinds):
+        return 'give the value the type docs/experiment-toml.md names (lists are written ["a", "b"])'
+    return "see docs/experiment-toml.md for what each key accepts"

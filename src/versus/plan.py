@@ -1,13 +1,17 @@
-"""Plan: experiments × cases × runtimes → arms."""
+"""Plan: experiments × cases × runtimes (× swept parameters) → arms, and what is compared."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import arms as identity
 from . import selectors
 from .errors import UsageError
 from .experiment import Case, Experiment, Method
+from .items import Item, groups_of, items_of
 from .runtimes import Runtime, parse_spec, resolve
+
+MAX_ARMS = 20_000  # a plan beyond this is a mistake (a sweep of sweeps), not an experiment
 
 
 @dataclass(frozen=True)
@@ -20,23 +24,33 @@ class Arm:
     variant: str = ""  # the swept parameters' values, e.g. "dataset=monaco"
 
     @property
+    def id(self) -> identity.ArmId:
+        return identity.ArmId(self.experiment_name, self.case.name, self.variant, self.runtime.name)
+
+    @property
     def label(self) -> str:
-        return f"{self.case.name}[{self.variant}]" if self.variant else self.case.name
+        return self.id.label
 
     @property
     def key(self) -> str:
-        return f"{self.experiment_name}/{self.label}/{self.runtime.name}"
+        return self.id.key
 
     @property
     def driver(self) -> str:
-        return self.case.driver or self.experiment.driver
+        return self.experiment.driver_of(self.case)
 
     @property
     def program(self) -> Path | None:
-        override = dict(self.case.programs).get(self.runtime.program_family)
-        if override:
-            return self.experiment.path / override
-        return self.experiment.program_for(self.runtime.program_family)
+        return self.experiment.program_for(self.runtime.program_family, self.case)
+
+    # what items.py and selectors look at
+    @property
+    def family(self) -> str:
+        return self.runtime.family
+
+    @property
+    def param_map(self) -> dict[str, str]:
+        return dict(self.params)
 
 
 @dataclass
@@ -44,59 +58,90 @@ class Plan:
     arms: list[Arm]
     methods: dict[str, Method]  # by experiment name
     notes: list[str]
+    experiments: dict[str, Experiment] = field(default_factory=dict)
+    params: dict[str, dict[str, str | list[str]]] = field(default_factory=dict)  # as run, by experiment
+    items: list[Item] = field(default_factory=list)
+    groups: list[list[int]] = field(default_factory=list)  # arm indices that run in the same rounds
 
 
 def make_plan(experiments: list[Experiment], runtime_specs: list[str] | None, case_names: list[str] | None,
-              quick: bool, overrides: dict[str, int], param_overrides: dict[str, str | list[str]] | None = None,
+              quick: bool, overrides: dict[str, object], param_overrides: dict[str, str | list[str]] | None = None,
               fetch: bool = True) -> Plan:
-    arms: list[Arm] = []
-    notes: list[str] = []
-    methods: dict[str, Method] = {}
+    plan = Plan([], {}, [])
     for experiment in experiments:
+        if experiment.name in plan.experiments:
+            raise UsageError(f"experiment {experiment.name} is named twice", "name each experiment once")
+        plan.experiments[experiment.name] = experiment
         method = experiment.quick if quick else experiment.method
-        method = Method(**{**method.__dict__, **{k: v for k, v in overrides.items() if v is not None}})
-        methods[experiment.name] = method
+        method = Method.model_validate({**method.model_dump(), **{k: v for k, v in overrides.items() if v is not None}})
+        plan.methods[experiment.name] = method
         params: dict[str, str | list[str]] = dict(experiment.params)
         if quick:
             params.update(experiment.quick_params)
-        params.update(param_overrides or {})
+        params.update({k: v for k, v in (param_overrides or {}).items() if k in experiment.params})
+        plan.params[experiment.name] = params
         specs = runtime_specs or (experiment.quick_runtimes if quick and experiment.quick_runtimes
                                   else experiment.runtimes)
-        runtimes = _runtimes(specs, experiment, notes, fetch)
-        cases = experiment.cases
-        if case_names:
-            cases = [experiment.case(name) for name in case_names if name in {c.name for c in experiment.cases}]
-            if not cases:
-                raise UsageError(f"none of the cases {case_names} is in {experiment.name}",
-                                 "its cases are: " + ", ".join(c.name for c in experiment.cases))
+        if not specs:
+            raise UsageError(f"experiment {experiment.name} names no runtimes",
+                             "add runtimes = [...] to its [experiment], or give --runtimes")
+        runtimes = _runtimes(specs, experiment, plan.notes, fetch)
+        cases = _cases(experiment, case_names)
         for runtime in runtimes:
             missing = False
             for case in cases:
                 if case.runtimes and not any(selectors.matches(s, runtime, strict_flags=False) for s in case.runtimes):
                     continue
-                needs_program = (case.driver or experiment.driver) in ("protocol", "jmh", "load")
-                if needs_program and dict(case.programs).get(runtime.program_family) is None and \
-                        experiment.program_for(runtime.program_family) is None:
+                if _needs_program(experiment, case) and experiment.program_for(runtime.program_family, case) is None:
                     missing = True
                     continue
                 for variant, values in sweep(params):
-                    arms.append(Arm(experiment, experiment.name, case, runtime, values, variant))
+                    plan.arms.append(Arm(experiment, experiment.name, case, runtime, values, variant))
+                    if len(plan.arms) > MAX_ARMS:
+                        raise UsageError(f"the plan has more than {MAX_ARMS} arms",
+                                         "sweep fewer parameter values, or select --cases and --runtimes")
             if missing:
-                notes.append(f"{experiment.name}: no {runtime.program_family} program for {runtime.name}")
-    if not arms:
-        raise UsageError("the plan has no arms: " + ("; ".join(notes) or "nothing selected"),
-                         "check --runtimes and --cases against `versus list` and `versus runtimes`")
-    return Plan(arms, methods, notes)
+                plan.notes.append(f"{experiment.name}: no {runtime.program_family} program for {runtime.name}")
+    for name in param_overrides or {}:
+        if not any(name in e.params for e in experiments):
+            known = sorted({p for e in experiments for p in e.params})
+            raise UsageError(f"--param {name}: no experiment of this run has a parameter {name!r}",
+                             "parameters: " + (", ".join(known) or "(none)"))
+    if not plan.arms:
+        raise UsageError("the plan has no arms: " + ("; ".join(plan.notes) or "nothing selected"),
+                         "check the runtimes against `versus runtimes` and the cases against `versus list`")
+    plan.items = items_of(plan.arms, plan.experiments)
+    plan.groups = groups_of(len(plan.arms), plan.items, [a.experiment_name for a in plan.arms])
+    return plan
+
+
+def _needs_program(experiment: Experiment, case: Case) -> bool:
+    from .drivers import DRIVERS
+
+    return DRIVERS[experiment.driver_of(case)].needs_program
+
+
+def _cases(experiment: Experiment, names: list[str] | None) -> list[Case]:
+    if not names:
+        return experiment.cases
+    cases = [experiment.case(name) for name in names if name in {c.name for c in experiment.cases}]
+    if not cases:
+        raise UsageError(f"none of the cases {', '.join(names)} is in {experiment.name}",
+                         "its cases are: " + ", ".join(c.name for c in experiment.cases))
+    return cases
 
 
 def sweep(params: dict[str, str | list[str]]) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
     """Every combination of the list-valued parameters, each with its label."""
     combos: list[dict[str, str]] = [{}]
-    for key, value in params.items():
+    for name, value in params.items():
         options = value if isinstance(value, list) else [value]
-        combos = [{**combo, key: option} for combo in combos for option in options]
+        combos = [{**combo, name: option} for combo in combos for option in options]
+        if len(combos) > MAX_ARMS:
+            raise UsageError(f"the parameter sweep has more than {MAX_ARMS} combinations",
+                             "sweep fewer values at once")
     swept = [k for k, v in params.items() if isinstance(v, list)]
-    return [(",".join(f"{k}={c[k]}" for k in swept), tuple(sorted(c.items()))) for c in combos]
+    return [(identity.variant_of(c, swept), tuple(sorted(c.items()))) for c in combos]
 
 
 def _runtimes(specs: list[str], experiment: Experiment, notes: list[str], fetch: bool) -> list[Runtime]:

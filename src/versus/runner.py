@@ -1,20 +1,29 @@
-"""Schedule and run: rounds of process runs, each round in a fresh random order, stored as they finish."""
+"""Run what the scheduler asks for: one process run at a time, each stored as it finishes.
+
+Nothing a driver does can end the session: a VersusError while preparing an arm (a failed build, a
+missing program) fails every run of that arm with its reason; any other exception is a bug in
+versus, stored as a failed process run with its traceback in the log tail, and the session goes on.
+"""
 from __future__ import annotations
 
-import random
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from . import judge, steady
 from .drivers import FAILED, Driver, ProcessRun, driver_for
-from .drivers.base import base_env
-from .drivers.server import Running, ServerFailed, free_port, server_argv, serving
-from .errors import VersusError
+from .drivers.base import base_env, fill_template
+from .drivers.server import Running, ServerFailed, free_port, serving
+from .errors import StoreError, VersusError
 from .executor import Executor
 from .experiment import Method
 from .plan import Arm
+from .scheduler import Batch, Scheduler
 from .store import Store
+
+MAX_WARMUP_FACTOR = 8  # extra warmup for arms whose processes did not settle: at most 8× the method's
 
 
 @dataclass
@@ -26,67 +35,102 @@ class Job:
 
 
 class Progress(Protocol):
-    def start(self, total: int, done: int) -> None: ...
-    def advance(self, job: Job, round_: int, run: ProcessRun) -> None: ...
+    def start(self, planned: int, done: int, budget: float | None) -> None: ...
+    def advance(self, job: Job, batch: Batch, run: ProcessRun, status: str) -> None: ...
     def stop(self) -> None: ...
 
 
 class QuietProgress:
-    def start(self, total: int, done: int) -> None: ...
-    def advance(self, job: Job, round_: int, run: ProcessRun) -> None: ...
+    def start(self, planned: int, done: int, budget: float | None) -> None: ...
+    def advance(self, job: Job, batch: Batch, run: ProcessRun, status: str) -> None: ...
     def stop(self) -> None: ...
 
 
-def schedule(jobs: list[Job], rounds: int, seed: int) -> list[tuple[int, Job]]:
-    """Every round holds one process run of each arm that has that many, in its own shuffled order."""
-    rng = random.Random(seed)
-    order: list[tuple[int, Job]] = []
-    for round_ in range(rounds):
-        batch = [job for job in jobs if round_ < job.method.processes]
-        rng.shuffle(batch)
-        order += [(round_, job) for job in batch]
-    return order
-
-
-def run_session(store: Store, session_id: int, jobs: list[Job], seed: int, executor: Executor,
+def run_session(store: Store, jobs: list[Job], scheduler: Scheduler, executor: Executor,
                 progress: Progress | None = None, on_run: Callable[[Job, ProcessRun], None] | None = None) -> None:
     """Runs what is not yet stored. Ctrl-C propagates after the finished runs are safe in the store."""
     progress = progress or QuietProgress()
     drivers: dict[str, Driver] = {}
     broken: dict[int, str] = {}
-    rounds = max(job.method.processes for job in jobs)
-    order = schedule(jobs, rounds, seed)
-    done = {job.arm_id: store.done_rounds(job.arm_id) for job in jobs}
-    todo = [(r, j) for r, j in order if r not in done[j.arm_id]]
-    progress.start(len(order), len(order) - len(todo))
+    planned = sum(max(0, scheduler.start_of(i) - len(scheduler.done[i])) for i in range(len(jobs)))
+    progress.start(planned + sum(len(d) for d in scheduler.done.values()), sum(len(d) for d in scheduler.done.values()),
+                   scheduler.budget.seconds)
     try:
-        for round_, job in todo:
-            driver = drivers.setdefault(job.arm.driver, driver_for(job.arm.driver))
-            run = _one(driver, job, broken, executor)
-            store.save_run(job.arm_id, round_, run)
-            if job.inner == 0 and run.status != FAILED and run.inner and job.method.inner == 0:
-                job.inner = run.inner  # calibrated once; later processes of the arm reuse it
-                store.set_inner(job.arm_id, job.inner)
-            progress.advance(job, round_, run)
-            if on_run:
-                on_run(job, run)
+        for batch in scheduler.batches():
+            for index in batch.arms:
+                job = jobs[index]
+                driver = drivers.setdefault(job.arm.driver, driver_for(job.arm.driver))
+                run = run_one(driver, job, broken, executor)
+                store.save_run(job.arm_id, batch.round, run)
+                _learn(scheduler, index, job, batch, run, store)
+                if index in broken:
+                    scheduler.broken.add(index)
+                progress.advance(job, batch, run, _status_line(scheduler))
+                if on_run:
+                    on_run(job, run)
     finally:
         progress.stop()
 
 
-def _one(driver: Driver, job: Job, broken: dict[int, str], executor: Executor) -> ProcessRun:
+def _status_line(scheduler: Scheduler) -> str:
+    left = scheduler.budget.left()
+    parts = []
+    if left != float("inf"):
+        parts.append(f"budget left {max(0.0, left) / 60:.1f} min")
+    if scheduler.status.open_items or scheduler.status.decided:
+        parts.append(f"{scheduler.status.open_claims} claims open")
+    return " · ".join(parts)
+
+
+def _learn(scheduler: Scheduler, index: int, job: Job, batch: Batch, run: ProcessRun, store: Store) -> None:
+    """What the scheduler and later runs learn from a finished run: its facts, wall time, calibration,
+    and whether its samples settled (if not, later processes of the arm warm up longer)."""
+    scheduler.done[index].add(batch.round)
+    scheduler.record_wall(index, run.wall_ns)
+    if run.status == FAILED:
+        return
+    samples = [(s.ns, s.inner, s.warmup) for s in run.samples]
+    scheduler.observations.setdefault(index, {})[batch.round] = judge.facts_of(
+        samples, [(n, v) for n, v, _ in run.metrics], run.wall_ns)
+    if job.inner == 0 and run.inner and job.method.inner == 0:
+        job.inner = run.inner  # calibrated once; later processes of the arm reuse it
+        store.set_inner(job.arm_id, job.inner)
+    values = [s.ns / s.inner for s in run.samples]
+    warm = sum(1 for s in run.samples if s.warmup)
+    if steady.classify(values, warm) == steady.UNSTEADY:
+        base = scheduler.plan.methods[job.arm.experiment_name].warmup
+        more = min(max(1, base) * MAX_WARMUP_FACTOR, max(1, job.method.warmup * 2))
+        if more > job.method.warmup:
+            job.method = job.method.model_copy(update={"warmup": more})
+
+
+def run_one(driver: Driver, job: Job, broken: dict[int, str], executor: Executor) -> ProcessRun:
+    """One process run of the job's arm; never raises but for Ctrl-C and a store that cannot write."""
     if job.arm_id in broken:
         return ProcessRun(FAILED, reason=broken[job.arm_id])
-    try:
-        driver.prepare(job.arm)
-    except VersusError as error:
-        broken[job.arm_id] = f"prepare: {error}"
-        return ProcessRun(FAILED, reason=broken[job.arm_id])
     started = time.perf_counter_ns()
-    if job.arm.case.server and driver.name != "load":
-        run = _with_server(driver, job, executor)
-    else:
-        run = driver.run(job.arm, job.method, job.inner or job.method.inner, executor)
+    try:
+        driver.prepare(job.arm, executor)
+    except VersusError as error:
+        broken[job.arm_id] = f"prepare: {error.message}" + (f" ({error.hint})" if error.hint else "")
+        return ProcessRun(FAILED, reason=broken[job.arm_id], wall_ns=time.perf_counter_ns() - started)
+    except (KeyboardInterrupt, StoreError):
+        raise
+    except Exception as error:  # a bug in versus must not cost the other arms their results
+        broken[job.arm_id] = f"internal error preparing {job.arm.driver}: {type(error).__name__}: {error}"
+        return ProcessRun(FAILED, reason=broken[job.arm_id], log_tail=traceback.format_exc()[-4000:])
+    try:
+        if job.arm.case.server and driver.name != "load":
+            run = _with_server(driver, job, executor)
+        else:
+            run = driver.run(job.arm, job.method, job.inner or job.method.inner, executor)
+    except (KeyboardInterrupt, StoreError):
+        raise
+    except VersusError as error:
+        run = ProcessRun(FAILED, reason=f"{error.message}" + (f" ({error.hint})" if error.hint else ""))
+    except Exception as error:
+        run = ProcessRun(FAILED, reason=f"internal error in the {job.arm.driver} driver: {type(error).__name__}: {error}",
+                         log_tail=traceback.format_exc()[-4000:])
     run.wall_ns = run.wall_ns or time.perf_counter_ns() - started
     return run
 
@@ -96,18 +140,17 @@ def _with_server(driver: Driver, job: Job, executor: Executor) -> ProcessRun:
     arm = job.arm
     running = Running(free_port())
     fields = {**dict(arm.params), "runtime": str(arm.runtime.executable), "program": str(arm.program or ""),
-              "classpath": str(driver.classpath(arm) or ""), "port": str(running.port), "case": arm.case.name}
+              "classpath": str(driver.built(arm) or ""), "port": str(running.port), "case": arm.case.name}
     port_env = {"VERSUS_PORT": str(running.port)}
     env = {**base_env(arm), **port_env, "VERSUS_CASE": arm.case.name}
+    argv = fill_template(arm.case.server, fields, arm.key, "server")
     try:
-        argv = server_argv(arm.case.server, fields, arm.key)
-        with serving(argv, env, arm.experiment.path, running):
+        with serving(executor, argv, env, arm.experiment.path, running):
             run = driver.run(arm, job.method, job.inner or job.method.inner, executor, port_env)
     except ServerFailed as failed:
         run = ProcessRun(FAILED, reason=f"server: {failed}")
-    except VersusError as error:
-        run = ProcessRun(FAILED, reason=f"server: {error}")
-    server_log = [f"[server] {line}" for line in running.log.splitlines()[-20:]]
-    run.log_tail = "\n".join(server_log + run.log_tail.splitlines()[-20:])
+    if running.leftovers and run.status != FAILED:
+        run.status, run.reason = FAILED, f"server: left {', '.join(running.leftovers[:3])} behind; versus stopped them"
+    server_log = [f"[server] {line}" for line in running.log.split("\n")[-20:] if line]
+    run.log_tail = "\n".join(server_log + run.log_tail.split("\n")[-20:])
     return run
-

@@ -1,95 +1,141 @@
-"""`versus selftest`: this machine's false-positive rate, noise floor, and power to see a 3% change.
+"""`versus selftest`: the decision rule `versus run --budget` uses, measured on this machine.
 
-One session interleaves three arms: `spin`, `spin_again` (the same arm, so A/A) and `spin_planted` (3% more
-work). Its rounds are cut into disjoint trials of TRIAL_ROUNDS process runs per arm; each trial is one
-comparison, made with the same statistics as `versus run` (without Holm, since each trial stands alone).
+Each trial is a small session of three arms: `spin`, `spin_again` (the same arm: A/A) and
+`spin_planted` (3% more work). It starts with `--start` processes per arm and then runs sequential
+rounds, exactly as `make run` does, until both comparisons with `spin` are decided or the trial's
+cap is reached. Over many trials it reports, each with its Clopper–Pearson 95% interval: how often
+the A/A comparison was called faster or slower (false positives), how often its interval held 1
+(coverage), how often it was called the same, how often the planted 3% was detected, and the
+seconds each decision took. `--simulate` reports the same from the seeded noise model instead.
 """
 from __future__ import annotations
 
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from . import stats
+from . import simulate, stats
+from .analyze import analyze
 from .executor import SubprocessExecutor
 from .experiment import load
 from .plan import make_plan
 from .runner import Job, run_session
+from .scheduler import Budget, Scheduler
+from .session import arm_row, definitions_of, versus_info
 from .store import Store
 
 PROGRAM = Path(__file__).parent / "selftest_program"
-TRIAL_ROUNDS = 40
+TRIAL_ROUNDS = 80  # sequential rounds per trial at most
 
 
-def run_selftest(seconds: float, db: Path | None) -> int:
+@dataclass
+class Tally:
+    trials: int = 0
+    aa: dict[str, int] = field(default_factory=dict)
+    planted: dict[str, int] = field(default_factory=dict)
+    covered: int = 0
+    seconds: list[float] = field(default_factory=list)  # to the planted decision
+    seconds_same: list[float] = field(default_factory=list)
+
+
+def _rate(label: str, count: int, trials: int) -> str:
+    low, high = stats.clopper_pearson(count, trials)
+    return f"  {label}: {count}/{trials} = {count / max(1, trials):.1%} (95% CI {low:.1%} to {high:.1%})"
+
+
+def _median(values: list[float]) -> str:
+    return f"{float(np.median(values)):.0f} s" if values else "–"
+
+
+def run_selftest(seconds: float, db: Path | None, trials: int = 0, start: int = 3) -> int:
     experiment = load(PROGRAM)
-    plan = make_plan([experiment], None, None, False, {})
+    plan = make_plan([experiment], None, None, False, {"processes": start})
     store = Store(db or Path(tempfile.mkdtemp(prefix="versus-selftest-")) / "selftest.db")
-    session_id = store.new_session(0, sys.argv, {}, {"selftest": True})
-    method = plan.methods[experiment.name]
-    jobs = [Job(arm, store.add_arm(session_id, i, {"experiment": "selftest", "experiment_path": str(PROGRAM),
-                                                   "case": arm.case.name, "runtime": arm.runtime.name,
-                                                   "runtime_info": {}, "params": {}, "method": {}}), method, 0)
-            for i, arm in enumerate(plan.arms)]
+    store.acquire()
+    executor = SubprocessExecutor()
     deadline = time.monotonic() + seconds
-    started = time.monotonic()
-
-    def stop_at_deadline(job: Job, run: object) -> None:
-        if time.monotonic() > deadline:
-            raise _Budget
-
-    try:
-        run_session(store, session_id, jobs, seed=1, executor=SubprocessExecutor(), on_run=stop_at_deadline)
-    except _Budget:
-        pass
-    elapsed = time.monotonic() - started
-    print(summarize(store, session_id, elapsed))
+    tally = Tally()
+    inner = 0
+    method = plan.methods[experiment.name]
+    while time.monotonic() < deadline and (not trials or tally.trials < trials):
+        session = store.new_session(tally.trials, sys.argv, {}, {"selftest": True, "trial": tally.trials},
+                                    definitions_of(plan), {"methods": {experiment.name: method.model_dump()}},
+                                    versus_info())
+        jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method.model_dump())), method, inner)
+                for i, arm in enumerate(plan.arms)]
+        began = time.time()
+        scheduler = Scheduler(plan, {}, tally.trials, Budget(deadline - time.monotonic()),
+                              max_extra_rounds=TRIAL_ROUNDS)
+        run_session(store, jobs, scheduler, executor)
+        store.finish_session(session, "complete")
+        inner = inner or next((j.inner for j in jobs if j.inner), 0)  # calibrated once, kept for every trial
+        if _count(store, session, began, tally):
+            print(f"versus selftest: trial {tally.trials}: {_last(tally)}", file=sys.stderr)
+    store.release()
+    print(summary(tally, start, store.path))
     return 0
 
 
-class _Budget(Exception):
-    pass
+def _last(tally: Tally) -> str:
+    return f"{sum(tally.aa.values())} A/A, {sum(tally.planted.values())} planted so far"
 
 
-def trial_comparisons(groups: dict[str, list[list[float]]], rng: np.random.Generator
-                      ) -> tuple[list[stats.Comparison], list[stats.Comparison]]:
-    """A/A and planted comparisons, one of each per disjoint trial of TRIAL_ROUNDS rounds."""
-    count = min(len(v) for v in groups.values()) // TRIAL_ROUNDS
-    same, planted = [], []
-    for trial in range(count):
-        window = slice(trial * TRIAL_ROUNDS, (trial + 1) * TRIAL_ROUNDS)
-        a = stats.estimate(groups["spin"][window], rng)
-        same.append(stats.compare(stats.estimate(groups["spin_again"][window], rng), a))
-        planted.append(stats.compare(stats.estimate(groups["spin_planted"][window], rng), a))
-    return same, planted
+def _count(store: Store, session: int, began: float, tally: Tally) -> bool:
+    analysis = analyze(store, session)
+    finished: dict[int, float] = {}
+    for run in store.runs(session):
+        finished[run.round] = max(finished.get(run.round, 0.0), run.started)
+    by_case = {c.numerator.id.case: c for c in analysis.comparisons}
+    aa, planted = by_case.get("spin_again"), by_case.get("spin_planted")
+    if aa is None or planted is None or aa.decision.interval is None:
+        return False  # the budget ended the trial before its first look: not a trial
+    tally.trials += 1
+    tally.aa[aa.verdict] = tally.aa.get(aa.verdict, 0) + 1
+    tally.planted[planted.verdict] = tally.planted.get(planted.verdict, 0) + 1
+    shown = aa.decision.interval
+    tally.covered += int(shown.low <= 1.0 <= shown.high)
+    if planted.decision.decided:
+        tally.seconds.append(finished.get(planted.decision.n - 1, began) - began)
+    if aa.verdict == "same":
+        tally.seconds_same.append(finished.get(aa.decision.n - 1, began) - began)
+    return True
 
 
-def summarize(store: Store, session_id: int, elapsed: float) -> str:
-    names = {row["id"]: row["case"] for row in store.arms(session_id)}
-    groups: dict[str, list[list[float]]] = {name: [] for name in names.values()}
-    for run in store.runs(session_id):
-        if run.status == "ok":
-            groups[names[run.arm_id]].append([ns / inner for _, ns, inner, warm in run.samples if not warm])
-    same, planted = trial_comparisons(groups, np.random.default_rng(0))
-    if not same:
-        return "versus selftest: not enough runs for one trial; give it more --seconds"
-    false_positive = sum(stats.verdict(c.p_differs, c.p_same, c.ratio.value) in ("faster", "slower") for c in same)
-    detected = sum(stats.verdict(c.p_differs, c.p_same, c.ratio.value) == "slower" for c in planted)
-    widths = [(c.ratio.high - c.ratio.low) / 2 for c in same]
-    per_trial = elapsed / len(same)
-    process_medians = [float(np.median(g)) for g in groups["spin"]]
-    spread = float(np.std(process_medians) / np.mean(process_medians))
+def summary(tally: Tally, start: int, where: Path | str) -> str:
+    n = tally.trials
+    if not n:
+        return "versus selftest: not enough time for one trial; give it more --seconds"
+    false = tally.aa.get("faster", 0) + tally.aa.get("slower", 0)
     return "\n".join([
-        f"versus selftest: {len(same)} trials of {TRIAL_ROUNDS} process runs per arm, {elapsed:.0f} s "
-        f"({per_trial:.0f} s per comparison)",
-        f"  false-positive rate (A/A verdict faster or slower): {false_positive}/{len(same)} = "
-        f"{false_positive / len(same):.1%}",
-        f"  noise floor: A/A 95% CI half-width median {np.median(widths):.2%}, max {max(widths):.2%}; "
-        f"process-to-process spread of medians {spread:.2%}",
-        f"  planted 3% slowdown detected (verdict slower): {detected}/{len(planted)} = {detected / len(planted):.1%}; "
-        f"measured ratios median {np.median([c.ratio.value for c in planted]):.4f}",
-        f"  practical threshold ±{stats.DELTA:.0%}, α = {stats.ALPHA}",
+        f"versus selftest: {n} trials, each starting from {start} processes per arm, then sequential rounds "
+        f"(at most {TRIAL_ROUNDS}); the rule of `versus run --budget`: paired by round, Bonferroni over the 2 "
+        f"comparisons, α = {stats.ALPHA}, threshold ±{stats.DELTA:.0%}",
+        _rate("A/A called faster or slower (false positives)", false, n),
+        _rate("A/A interval holds 1 (coverage)", tally.covered, n),
+        _rate("A/A called the same", tally.aa.get("same", 0), n),
+        _rate("planted 3% slowdown detected (slower)", tally.planted.get("slower", 0), n),
+        f"  seconds to a decision, median: planted {_median(tally.seconds)}; A/A same {_median(tally.seconds_same)}",
+        f"  runs kept in {where}",
     ])
+
+
+def simulated(start: int, trials: int = 2000, max_rounds: int = 200) -> str:
+    """The same rates from the seeded noise model (simulate.py), for a start of 2, 3, 5, 10 and `start`."""
+    lines = [f"versus selftest --simulate: {trials} trials per row, at most {max_rounds} rounds each, the noise model "
+             "of docs/method.md (process spread 1.5%, drift 2%/round, slow spells, heavy tails)"]
+    for first in sorted({2, 3, 5, 10, start}):
+        aa = simulate.calibrate(1.0, first, trials, max_rounds, seed=first)
+        planted = simulate.calibrate(1.03, first, trials, max_rounds, seed=1000 + first)
+        false = aa.count("faster", "slower")
+        low, high = stats.clopper_pearson(false, trials)
+        det = planted.count("slower")
+        d_low, d_high = stats.clopper_pearson(det, trials)
+        rounds = f"{float(np.median(planted.rounds)):.0f}" if planted.rounds else "–"
+        lines.append(f"  start {first:>2}: A/A false positives {false / trials:.2%} [{low:.2%}, {high:.2%}], "
+                     f"coverage {aa.covered / trials:.1%}, same {aa.rate('same'):.1%}; planted 3% detected "
+                     f"{det / trials:.1%} [{d_low:.1%}, {d_high:.1%}] after a median of {rounds} rounds")
+    return "\n".join(lines)

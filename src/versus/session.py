@@ -1,69 +1,257 @@
-"""Start or resume a session: plan → store the arms → run the rounds."""
+"""Start, resume or preview a session: plan → store the definitions and arms → run the rounds."""
 from __future__ import annotations
 
+import subprocess
 import sys
-from dataclasses import asdict
+import time
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from . import __version__, judge
 from . import experiment as experiments
-from .errors import UsageError
+from .arms import ArmId
+from .errors import UsageError, VersusError
 from .executor import Executor
+from .experiment import Experiment
 from .host import host_metadata
-from .plan import Plan, make_plan
+from .plan import Arm, Plan, make_plan
 from .runner import Job, Progress, run_session
+from .scheduler import Budget, Scheduler
 from .store import Store
 
-
-def plan_from_options(options: dict[str, Any], fetch: bool = True) -> Plan:
-    loaded = [experiments.load(experiments.find(name)) for name in options["experiments"]]
-    return make_plan(loaded, options.get("runtimes"), options.get("cases"), options.get("quick", False),
-                     options.get("method", {}), options.get("params"), fetch=fetch)
+MAX_SEED = (1 << 63) - 1
 
 
-def _arm_row(plan: Plan, index: int) -> dict[str, Any]:
-    arm = plan.arms[index]
+@dataclass
+class Options:
+    """What `versus run` was asked: stored with the session so --resume rebuilds the same plan."""
+
+    experiments: list[str]
+    runtimes: list[str] | None = None
+    cases: list[str] | None = None
+    quick: bool = False
+    method: dict[str, Any] | None = None
+    params: dict[str, str | list[str]] | None = None
+    budget: float | None = None  # seconds for the whole run, builds included
+    baseline: str | None = None  # a runtime selector, or case:NAME
+
+    def stored(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def git_commit(folder: Path) -> str:
+    """The commit a folder's files are at, with `-dirty` when they differ from it ('' outside git)."""
+    try:
+        head = subprocess.run(["git", "-C", str(folder), "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                              text=True, timeout=10)
+        if head.returncode != 0:
+            return ""
+        dirty = subprocess.run(["git", "-C", str(folder), "status", "--porcelain", "--", "."], capture_output=True,
+                               text=True, timeout=10)
+        return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def versus_info() -> dict[str, str]:
+    return {"version": __version__, "commit": git_commit(Path(__file__).resolve().parent)}
+
+
+def definitions_of(plan: Plan) -> dict[str, Any]:
+    return {name: {"raw": e.raw, "path": str(e.path), "commit": git_commit(e.path)}
+            for name, e in plan.experiments.items()}
+
+
+def arm_row(arm: Arm, method: dict[str, Any]) -> dict[str, Any]:
     runtime = arm.runtime
     info = {"family": runtime.family, "version": runtime.version, "flags": list(runtime.flags),
             "jdk_version": runtime.jdk_version, "source": runtime.source, "executable": str(runtime.executable),
-            "jar": str(runtime.jar or ""), "impl": runtime.details.get("impl", ""),
-            "experiment_path": str(arm.experiment.path)}
-    return {"experiment": arm.experiment_name, "experiment_path": str(arm.experiment.path), "case": arm.case.name,
-            "runtime": runtime.name, "runtime_info": info, "params": dict(arm.params), "variant": arm.variant,
-            "method": asdict(plan.methods[arm.experiment_name])}
+            "jar": str(runtime.jar or ""), "impl": runtime.details.get("impl", "")}
+    return row(arm.id, str(arm.experiment.path), info, dict(arm.params), method)
 
 
-def start(store: Store, options: dict[str, Any], seed: int, executor: Executor,
-          progress: Progress | None = None) -> int:
-    plan = plan_from_options(options)
+def row(arm: ArmId, path: str, runtime_info: dict[str, Any], params: dict[str, str], method: dict[str, Any]) -> dict[str, Any]:
+    """The one shape of a stored arm (runs, imports, the selftest)."""
+    return {"experiment": arm.experiment, "experiment_path": path, "case": arm.case, "variant": arm.variant,
+            "runtime": arm.runtime, "runtime_info": runtime_info, "params": params, "method": method}
+
+
+def plan_of(options: Options, loaded: list[Experiment] | None = None, fetch: bool = True) -> Plan:
+    loaded = loaded or [experiments.load(experiments.find(name)) for name in options.experiments]
+    if options.baseline:
+        loaded = with_baseline(loaded, options.baseline)
+    return make_plan(loaded, options.runtimes, options.cases, options.quick, options.method or {}, options.params,
+                     fetch=fetch)
+
+
+def with_baseline(loaded: list[Experiment], baseline: str) -> list[Experiment]:
+    """`--baseline`: the experiments as if their [experiment] baseline said so (stored like that too)."""
+    kind, _, value = baseline.partition(":") if baseline.startswith("case:") else ("runtime", "", baseline)
+    if kind == "case" and not any(value in {c.name for c in e.cases} for e in loaded):
+        names = sorted({c.name for e in loaded for c in e.cases})
+        raise UsageError(f"--baseline case:{value}: no experiment of this run has a case {value!r}",
+                         "cases: " + ", ".join(names))
+    changed = []
+    for experiment in loaded:
+        if kind == "case" and value not in {c.name for c in experiment.cases}:
+            changed.append(experiment)
+            continue
+        raw = {**experiment.raw, "experiment": {**experiment.raw.get("experiment", {}),
+                                                "baseline": {"case": value} if kind == "case" else value}}
+        changed.append(experiments.from_raw(raw, experiment.path, f"--baseline {baseline}"))
+    return changed
+
+
+def _plan_record(plan: Plan, options: Options) -> dict[str, Any]:
+    return {"methods": {k: m.model_dump() for k, m in plan.methods.items()}, "params": plan.params,
+            "budget": options.budget, "notes": plan.notes}
+
+
+def start(store: Store, options: Options, seed: int, executor: Executor, progress: Progress | None = None,
+          argv: list[str] | None = None) -> int:
+    if not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"--seed {seed} is out of range", f"give a seed from 0 to {MAX_SEED}")
+    started = time.monotonic()
+    plan = plan_of(options)
     for note in plan.notes:
         print(f"versus: note: {note}", file=sys.stderr)
-    session_id = store.new_session(seed, sys.argv, host_metadata(), {**options, "notes": plan.notes})
-    jobs = [Job(arm, store.add_arm(session_id, i, _arm_row(plan, i)), plan.methods[arm.experiment_name], 0)
-            for i, arm in enumerate(plan.arms)]
-    _run(store, session_id, jobs, seed, executor, progress)
+    store.acquire()
+    session_id = store.new_session(seed, argv if argv is not None else sys.argv, host_metadata(),
+                                   options.stored(), definitions_of(plan), _plan_record(plan, options), versus_info())
+    jobs = []
+    for index, arm in enumerate(plan.arms):
+        method = plan.methods[arm.experiment_name]
+        jobs.append(Job(arm, store.add_arm(session_id, index, arm_row(arm, method.model_dump())), method, 0))
+    _run(store, session_id, plan, jobs, seed, executor, progress, Budget(options.budget, started), {})
     return session_id
 
 
+def stored_experiments(session: dict[str, Any]) -> list[Experiment]:
+    """The experiments exactly as the session ran them (never today's files)."""
+    loaded = []
+    for name, definition in session["definitions"].items():
+        folder = Path(definition.get("path", ""))
+        try:
+            experiment = experiments.from_raw(definition["raw"], folder, f"session {session['id']}: {name}",
+                                              check_files=False)
+        except VersusError as error:
+            raise UsageError(f"session {session['id']}'s stored definition of {name} no longer validates: {error.message}",
+                             "report the session with the versus version that ran it") from None
+        loaded.append(experiment)
+    return loaded
+
+
 def resume(store: Store, session_id: int | None, executor: Executor, progress: Progress | None = None) -> int:
+    store.acquire()
     session = store.session(session_id)
     if session["status"] == "complete":
         raise UsageError(f"session {session['id']} is already complete", "start a new one with `versus run`")
-    plan = plan_from_options(session["options"])
+    if session["options"].get("import") or session["options"].get("selftest"):
+        raise UsageError(f"session {session['id']} was imported or is a selftest: there is nothing to resume",
+                         "start a new one with `versus run`")
+    if not session["definitions"]:
+        raise UsageError(f"session {session['id']} predates stored definitions and cannot be resumed",
+                         "start a new one with `versus run`")
+    options = Options(**{k: v for k, v in session["options"].items() if k in Options.__dataclass_fields__})
+    loaded = stored_experiments(session)
+    for experiment in loaded:
+        _warn_if_changed(experiment, session["id"])
+    plan = plan_of(options, loaded)
     stored = store.arms(session["id"])
-    if [(a.runtime.name, a.case.name, a.variant) for a in plan.arms] != \
-            [(a["runtime"], a["case"], a["variant"]) for a in stored]:
+    if [a.key for a in plan.arms] != [ArmId(a["experiment"], a["case"], a["variant"], a["runtime"]).key for a in stored]:
         raise UsageError(f"session {session['id']} cannot be resumed: the runtimes found here differ from its plan",
                          "start a new session with `versus run`")
-    jobs = [Job(arm, row["id"], plan.methods[arm.experiment_name], row["inner"]) for arm, row in zip(plan.arms, stored)]
-    _run(store, session["id"], jobs, session["seed"], executor, progress)
+    jobs = [Job(arm, row_["id"], plan.methods[arm.experiment_name], row_["inner"]) for arm, row_ in zip(plan.arms, stored)]
+    observations, done = _observed(store, session["id"], stored)
+    spent = _spent(store, session["id"], session["created"])
+    budget = Budget(None if options.budget is None else max(0.0, options.budget - spent))
+    store.finish_session(session["id"], "running")
+    _run(store, session["id"], plan, jobs, session["seed"], executor, progress, budget, done, observations)
     return int(session["id"])
 
 
-def _run(store: Store, session_id: int, jobs: list[Job], seed: int, executor: Executor,
-         progress: Progress | None) -> None:
+def _warn_if_changed(experiment: Experiment, session_id: int) -> None:
+    file = experiment.path / "experiment.toml"
     try:
-        run_session(store, session_id, jobs, seed, executor, progress)
-    except KeyboardInterrupt:
+        import tomllib
+
+        today = tomllib.loads(file.read_text())
+    except (OSError, ValueError):
+        return
+    if today != experiment.raw:
+        print(f"versus: note: {file} changed since session {session_id} started; resuming with the definition "
+              "stored with the session", file=sys.stderr)
+
+
+def _observed(store: Store, session_id: int, stored: list[dict[str, Any]]) -> tuple[judge.Observations, dict[int, set[int]]]:
+    index_of = {row_["id"]: i for i, row_ in enumerate(stored)}
+    observations: judge.Observations = {}
+    done: dict[int, set[int]] = {i: set() for i in range(len(stored))}
+    for run in store.runs(session_id):
+        arm = index_of[run.arm_id]
+        done[arm].add(run.round)
+        if run.status == "ok":
+            observations.setdefault(arm, {})[run.round] = judge.facts_of(
+                [(ns, inner, warm) for _, ns, inner, warm in run.samples], [(n, v) for n, v, _ in run.metrics], run.wall_ns)
+    return observations, done
+
+
+def _spent(store: Store, session_id: int, created: float) -> float:
+    runs = store.runs(session_id)
+    return max((r.started for r in runs), default=created) - created
+
+
+def _run(store: Store, session_id: int, plan: Plan, jobs: list[Job], seed: int, executor: Executor,
+         progress: Progress | None, budget: Budget, done: dict[int, set[int]],
+         observations: judge.Observations | None = None) -> None:
+    scheduler = Scheduler(plan, observations or {}, seed, budget, done or None)
+    try:
+        run_session(store, jobs, scheduler, executor, progress)
+    except BaseException:
+        # Ctrl-C, a full disk, a bug: every finished process run is stored; the session can be resumed.
+        _record_stop(store, session_id, scheduler.status.reason or "interrupted")
         store.finish_session(session_id, "interrupted")
+        store.release()
         raise
+    _record_stop(store, session_id, scheduler.status.reason)
     store.finish_session(session_id, "complete")
+    store.release()
+
+
+def _record_stop(store: Store, session_id: int, reason: str) -> None:
+    try:
+        store.update_plan(session_id, {**store.session(session_id)["plan"], "stopped": reason})
+    except VersusError:
+        pass
+
+
+def dry_run(store: Store | None, options: Options) -> str:
+    """The plan, and how long it would take judging by the stored history of the same arms."""
+    plan = plan_of(options, fetch=False)
+    history = store.history([(a.experiment_name, a.case.name, a.variant, a.runtime.name) for a in plan.arms]) if store else {}
+    lines = [f"versus run (dry run): {len(plan.arms)} arms in {len(plan.groups)} groups, "
+             f"{len(plan.items)} comparisons and claim pairs"]
+    total, unknown = 0.0, 0
+    for name in plan.experiments:
+        arms = [a for a in plan.arms if a.experiment_name == name]
+        method = plan.methods[name]
+        runs = len(arms) * method.processes
+        seconds, missing = 0.0, 0
+        for arm in arms:
+            walls = history.get((arm.experiment_name, arm.case.name, arm.variant, arm.runtime.name))
+            if walls:
+                seconds += sorted(walls)[len(walls) // 2] / 1e9 * method.processes
+            else:
+                missing += 1
+        total += seconds
+        unknown += missing
+        estimate = f"about {seconds / 60:.1f} min" + (f" (+ {missing} arms never run here)" if missing else "")
+        lines.append(f"  {name}: {len(arms)} arms × {method.processes} processes = {runs} process runs; {estimate}")
+    lines.append(f"  total: about {total / 60:.1f} min for the experiments' own processes"
+                 + (f"; {unknown} arms have no history in this database, so the estimate is low" if unknown else ""))
+    if options.budget is not None:
+        lines.append(f"  budget: {options.budget / 60:.1f} min, builds included; sequential rounds fill what is left")
+    for note in plan.notes:
+        lines.append(f"  note: {note}")
+    return "\n".join(lines)

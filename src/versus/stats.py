@@ -1,22 +1,36 @@
-"""Hierarchical bootstrap estimates, ratio CIs, verdicts with a practical threshold, Holm correction.
+"""Estimates, ratios and verdicts, decided sequentially at planned looks (docs/method.md).
 
-Samples of one process are not independent of each other (same JIT decisions, same heap layout), so
-every bootstrap replicate resamples process runs first, then samples within each chosen run.
+- An arm's value is the geometric mean of its process runs' medians, with a Student t interval over
+  processes: a process is the independent unit, its samples are not.
+- A comparison or a claim is estimated from per-round log ratios (the two arms ran close together in
+  each round, so a slow spell of the machine cancels): Yuen's 10%-trimmed mean, so that one process
+  whose JIT never settled does not decide for all the others.
+- Sequential: the data is looked at only when the number of rounds reaches a planned look (3, 4, 5,
+  6, 8, 10, …). Look k may spend α·1/(k(k+1)) of the item's error rate; the sum over every look is α,
+  so by the union bound the error rate holds however the rounds are stopped (the design is fixed
+  before any data is seen). The first look whose interval clears a threshold decides, and that
+  interval, at its level, is the one reported.
+- Multiplicity: an experiment's comparisons share α = 5%, and its claims another 5% (Bonferroni).
 """
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
+from scipy import stats as distributions
 
-ALPHA = 0.05
+ALPHA = 0.05  # family-wise error rate of an experiment's comparisons, and of its claims
 DELTA = 0.01  # practical threshold: changes within ±1% count as "the same"
-BOOTSTRAP = 2000
-POWER_Z = 0.8416  # z for 80% power, used by the minimal detectable effect
-
-Groups = Sequence[Sequence[float]]  # one sequence of values per process run
+TRIM = 0.1  # Yuen's trimmed mean of per-round log ratios: 10% off each end
+ARM_LEVEL = 0.95  # per-arm intervals are descriptive, at 95%
+POWER = 0.8  # of the minimal detectable effect
+FIRST_LOOK = 3  # fewer than 3 rounds cannot decide anything with an unknown variance
+_LOOKS = (3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500)
+UNUSABLE = 10.0  # an interval whose high/low exceeds this is said in words, not printed
 
 
 @dataclass(frozen=True)
@@ -26,208 +40,316 @@ class Interval:
     high: float
 
 
+def looks(start: int = FIRST_LOOK) -> Iterator[int]:
+    """The planned looks from `start` rounds on: every look is a round count where the data is judged."""
+    first = max(FIRST_LOOK, start)
+    for n in _LOOKS:
+        if n >= first:
+            yield n
+    n = max(_LOOKS[-1], first)
+    while True:
+        n = int(n * 1.25)
+        yield n
+
+
+def look_alpha(alpha: float, index: int) -> float:
+    """What look number `index` (1-based) may spend of `alpha`: α/(k(k+1)), which sums to α."""
+    return alpha / (index * (index + 1))
+
+
+def bonferroni(alpha: float, items: int) -> float:
+    return alpha / max(1, items)
+
+
+# --- locations ---------------------------------------------------------------------------------
+
 @dataclass(frozen=True)
-class Estimate:
-    median: Interval
-    mean: Interval
-    min: Interval
-    processes: int
-    samples: int
-    replicates: np.ndarray  # bootstrap replicates of the median, for ratios
+class Location:
+    """A (trimmed) mean on the analysis scale with its standard error and degrees of freedom."""
+
+    center: float
+    se: float
+    df: float
+    n: int
+
+    @property
+    def unit_sd(self) -> float:
+        """The spread of one unit, so that se at another n can be projected: se ≈ unit_sd/√n."""
+        return self.se * math.sqrt(self.n)
 
 
-@dataclass(frozen=True)
-class Comparison:
-    ratio: Interval  # estimate of a / b (of medians)
-    se_log: float  # bootstrap standard error of log(ratio)
-    p_differs: float  # evidence that |ratio − 1| > δ
-    p_same: float  # evidence (two one-sided tests) that the ratio lies within ±δ
-    mde: float  # smallest relative change this data could detect (80% power)
-    df: float = 1.0  # degrees of freedom of the tests (Welch–Satterthwaite over processes)
+def _winsorized(values: np.ndarray, cut: int) -> np.ndarray:
+    ordered = np.sort(values)
+    if cut:
+        ordered[:cut] = ordered[cut]
+        ordered[-cut:] = ordered[-cut - 1]
+    return ordered
 
 
-def _padded(groups: Groups) -> tuple[np.ndarray, np.ndarray]:
-    sizes = np.array([len(g) for g in groups])
-    matrix = np.full((len(groups), int(sizes.max())), np.nan)
-    for row, group in enumerate(groups):
-        matrix[row, : len(group)] = group
-    return matrix, sizes
+def trimmed_location(values: Sequence[float], trim: float = TRIM) -> Location:
+    """Yuen's trimmed mean: its SE from the winsorized variance, df = n − 2g − 1."""
+    data = np.asarray(values, dtype=float)
+    n = data.size
+    if n < 2:
+        raise ValueError("a location needs at least 2 values")
+    cut = int(math.floor(trim * n))
+    kept = np.sort(data)[cut: n - cut]
+    center = float(kept.mean())
+    winsorized_sd = float(np.std(_winsorized(data, cut), ddof=1))
+    se = winsorized_sd / ((1 - 2 * cut / n) * math.sqrt(n))
+    return Location(center, se, float(n - 2 * cut - 1), n)
 
 
-def resample(groups: Groups, statistic: Callable[..., np.ndarray], rng: np.random.Generator,
-             replicates: int = BOOTSTRAP) -> np.ndarray:
-    """`replicates` values of `statistic` over hierarchical resamples (statistic reduces axis 1, NaN-aware)."""
-    matrix, sizes = _padded(groups)
-    count, width = matrix.shape
-    runs = rng.integers(0, count, size=(replicates, count))
-    run_sizes = sizes[runs]
-    picks = (rng.random((replicates, count, width)) * run_sizes[..., None]).astype(np.int64)
-    values = matrix[runs[..., None], picks]
-    values[np.arange(width)[None, None, :] >= run_sizes[..., None]] = np.nan
-    return statistic(values.reshape(replicates, count * width), axis=1)
+def welch_location(a: Sequence[float], b: Sequence[float], trim: float = TRIM) -> Location:
+    """Difference of two trimmed means (Yuen–Welch): the unpaired fallback."""
+    left, right = trimmed_location(a, trim), trimmed_location(b, trim)
+    va, vb = left.se ** 2, right.se ** 2
+    se = math.sqrt(va + vb)
+    if se == 0:
+        df = float(min(left.df, right.df))
+    else:
+        df = (va + vb) ** 2 / ((va ** 2 / left.df if va else 0) + (vb ** 2 / right.df if vb else 0))
+    return Location(left.center - right.center, se, max(1.0, df), min(left.n, right.n))
 
 
-def _interval(point: float, replicates: np.ndarray) -> Interval:
-    low, high = np.percentile(replicates, [100 * ALPHA / 2, 100 * (1 - ALPHA / 2)])
-    return Interval(point, float(low), float(high))
-
-
-def estimate(groups: Groups, rng: np.random.Generator, replicates: int = BOOTSTRAP) -> Estimate:
-    groups = [g for g in groups if len(g)]
-    if not groups:
-        raise ValueError("no samples to estimate from")
-    pooled = np.concatenate([np.asarray(g, dtype=float) for g in groups])
-    medians = resample(groups, np.nanmedian, rng, replicates)
-    return Estimate(
-        median=_interval(float(np.median(pooled)), medians),
-        mean=_interval(float(pooled.mean()), resample(groups, np.nanmean, rng, replicates)),
-        min=_interval(float(pooled.min()), resample(groups, np.nanmin, rng, replicates)),
-        processes=len(groups), samples=int(pooled.size), replicates=medians)
-
-
-def constant(value: float, like: Estimate) -> Estimate:
-    """A known value as an estimate without spread: the denominator of an absolute bound."""
-    exact = Interval(value, value, value)
-    return Estimate(exact, exact, exact, like.processes, like.samples, np.full(like.replicates.shape, value))
-
-
-def _phi(z: float) -> float:
-    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
-
-
-def _p_above(log_value: float, se: float, log_bound: float, df: float) -> float:
-    """One-sided p for H0: the true log value ≤ bound (Student t on the bootstrap SE)."""
-    if se <= 0:
-        return 0.0 if log_value > log_bound else 1.0
-    return 1.0 - t_cdf((log_value - log_bound) / se, df)
-
-
-def _p_below(log_value: float, se: float, log_bound: float, df: float) -> float:
-    """One-sided p for H0: the true log value ≥ bound."""
-    if se <= 0:
-        return 0.0 if log_value < log_bound else 1.0
-    return t_cdf((log_value - log_bound) / se, df)
-
-
-def _units(estimate: Estimate) -> int:
-    """Independent units behind an estimate: its processes."""
-    return estimate.processes
-
-
-def _log_variance(estimate: Estimate) -> float:
-    """Variance of log(median) over the bootstrap, corrected for the bootstrap's √((n−1)/n) shrinkage."""
-    units = _units(estimate)
-    if units < 2 or np.all(estimate.replicates == estimate.replicates[0]):
-        return 0.0
-    return float(np.var(np.log(estimate.replicates), ddof=1)) * units / (units - 1)
-
-
-def degrees_of_freedom(a: Estimate, b: Estimate) -> float:
-    """Welch–Satterthwaite: both arms' variances count, each with its own number of units."""
-    var_a, var_b = _log_variance(a), _log_variance(b)
-    terms = [v * v / (_units(e) - 1) for v, e in ((var_a, a), (var_b, b)) if v > 0]
-    if not terms:
-        return float(max(1, min(_units(a), _units(b)) - 1))
-    return max(1.0, (var_a + var_b) ** 2 / sum(terms))
-
-
-def compare(a: Estimate, b: Estimate, delta: float = DELTA) -> Comparison:
-    """a relative to b: ratio > 1 means a takes longer (is slower).
-
-    The bootstrap SE of a statistic over n units is biased low by √((n−1)/n), and a normal quantile
-    is too narrow for few processes: both are corrected (each arm's variance scaled, Student t with
-    Welch–Satterthwaite degrees of freedom), so that A/A runs keep their nominal rate.
-    """
-    point = a.median.value / b.median.value
-    if a.processes < 2 or b.processes < 2:
-        # One process says nothing about how processes differ (JIT, heap layout, warm-up): its samples
-        # are not independent replicates of the arm, so no interval and no verdict can be drawn.
-        nan = float("nan")
-        return Comparison(Interval(point, nan, nan), nan, 1.0, 1.0, float("inf"), 0)
-    df = degrees_of_freedom(a, b)
-    log_point = math.log(point)
-    se = math.sqrt(_log_variance(a) + _log_variance(b))
-    up, down = math.log(1 + delta), math.log(1 - delta)
-    p_differs = min(1.0, 2 * min(_p_above(log_point, se, up, df), _p_below(log_point, se, down, df)))
-    p_same = max(_p_above(log_point, se, down, df), _p_below(log_point, se, up, df))
-    half = t_quantile(1 - ALPHA / 2, df) * se
-    mde = math.exp(up + (t_quantile(1 - ALPHA / 2, df) + POWER_Z) * se) - 1
-    interval = Interval(point, math.exp(log_point - half), math.exp(log_point + half))
-    return Comparison(interval, se, p_differs, p_same, mde, df)
-
-
-def bound_pvalues(comparison: Comparison, low: float | None, high: float | None) -> tuple[float, float]:
-    """(p that the ratio lies within [low, high], p that it lies outside), for claims."""
-    log_point, se, df = math.log(comparison.ratio.value), comparison.se_log, comparison.df
-    if math.isnan(se):
-        return 1.0, 1.0
-    inside, outside = [], []
-    if low is not None:
-        inside.append(_p_above(log_point, se, math.log(low), df))
-        outside.append(_p_below(log_point, se, math.log(low), df))
-    if high is not None:
-        inside.append(_p_below(log_point, se, math.log(high), df))
-        outside.append(_p_above(log_point, se, math.log(high), df))
-    return max(inside), min(1.0, len(outside) * min(outside))
-
-
-def t_cdf(t: float, df: float) -> float:
-    """Student t CDF through the regularized incomplete beta function."""
-    x = df / (df + t * t)
-    tail = 0.5 * _incomplete_beta(df / 2.0, 0.5, x)
-    return 1.0 - tail if t > 0 else tail
-
-
+@functools.lru_cache(maxsize=4096)
 def t_quantile(probability: float, df: float) -> float:
-    low, high = -1e3, 1e3
-    for _ in range(200):
-        middle = (low + high) / 2
-        low, high = (middle, high) if t_cdf(middle, df) < probability else (low, middle)
-    return (low + high) / 2
+    return float(distributions.t.ppf(probability, df))
 
 
-def _incomplete_beta(a: float, b: float, x: float) -> float:
-    """I_x(a, b) by its continued fraction (modified Lentz), using the symmetry for fast convergence."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    if x > (a + 1) / (a + b + 2):
-        return 1.0 - _incomplete_beta(b, a, 1.0 - x)
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)) / a
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    result = d
-    for m in range(1, 300):
-        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1.0 + numerator * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + numerator / c
-            c = c if abs(c) > tiny else tiny
-            result *= c * d
-        if abs(c * d - 1.0) < 1e-14:
-            break
-    return front * result
+def interval(location: Location, level: float) -> tuple[float, float]:
+    """The two-sided interval at `level` on the analysis scale."""
+    half = t_quantile(0.5 + level / 2, location.df) * location.se if location.se > 0 else 0.0
+    return location.center - half, location.center + half
 
 
-def holm(pvalues: Sequence[float]) -> list[float]:
-    """Holm–Bonferroni adjusted p-values, in the input order."""
-    count = len(pvalues)
-    order = sorted(range(count), key=lambda i: pvalues[i])
-    adjusted = [0.0] * count
-    running = 0.0
-    for rank, index in enumerate(order):
-        running = max(running, min(1.0, (count - rank) * pvalues[index]))
-        adjusted[index] = running
-    return adjusted
+# --- rules --------------------------------------------------------------------------------------
+
+class Rule(Protocol):
+    """Turns an interval (on the analysis scale) into a verdict, or None while it decides nothing."""
+
+    def verdict(self, low: float, high: float) -> str | None: ...
+
+    def margin(self, center: float) -> float:
+        """How far `center` lies inside a deciding region: the half-width that would decide; ≤ 0: none."""
 
 
-def verdict(p_differs: float, p_same: float, ratio: float, alpha: float = ALPHA) -> str:
-    """faster / slower / same / inconclusive, from (already corrected) p-values."""
-    if p_differs < alpha:
-        return "slower" if ratio > 1 else "faster"
-    if p_same < alpha:
-        return "same"
-    return "inconclusive"
+@dataclass(frozen=True)
+class ComparisonRule:
+    """faster / slower beyond ±δ, or the same within ±δ; log scale."""
+
+    delta: float = DELTA
+
+    @property
+    def edges(self) -> tuple[float, float]:
+        return math.log1p(-self.delta), math.log1p(self.delta)
+
+    def verdict(self, low: float, high: float) -> str | None:
+        down, up = self.edges
+        if low > up:
+            return "slower"
+        if high < down:
+            return "faster"
+        if low >= down and high <= up:
+            return "same"
+        return None
+
+    def margin(self, center: float) -> float:
+        down, up = self.edges
+        return max(center - up, down - center, min(up - center, center - down))
+
+
+@dataclass(frozen=True)
+class BoundRule:
+    """A claim: holds when the interval lies within [low, high], does not hold when wholly outside."""
+
+    low: float | None  # on the analysis scale
+    high: float | None
+
+    def verdict(self, low: float, high: float) -> str | None:
+        floor = -math.inf if self.low is None else self.low
+        ceiling = math.inf if self.high is None else self.high
+        if low >= floor and high <= ceiling:
+            return "holds"
+        if high < floor or low > ceiling:
+            return "does not hold"
+        return None
+
+    def margin(self, center: float) -> float:
+        floor = -math.inf if self.low is None else self.low
+        ceiling = math.inf if self.high is None else self.high
+        inside = min(center - floor, ceiling - center)
+        outside = max(floor - center, center - ceiling)
+        return max(inside, outside)
+
+
+# --- decisions ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Decision:
+    verdict: str  # faster / slower / same / holds / does not hold / inconclusive
+    interval: Interval | None  # the one that decided it, or the latest look's; None: see note
+    level: float  # the interval's confidence level (after the look's and the family's share)
+    n: int  # rounds (or processes) behind the interval
+    paired: bool
+    note: str = ""  # in words, when there is no usable interval
+    rounds_needed: int | None = None  # undecided: the look that would decide at today's estimate
+    mde: float | None = None  # undecided comparisons: relative change detectable at the next look
+
+    @property
+    def decided(self) -> bool:
+        return self.verdict != "inconclusive"
+
+
+Scale = str  # "log" (ratios, positive values) or "linear"
+
+
+def _back(value: float, scale: Scale) -> float:
+    if scale != "log":
+        return value
+    return math.exp(min(value, 700.0)) if value > -745 else 0.0
+
+
+def _to_interval(location: Location, low: float, high: float, scale: Scale) -> Interval:
+    return Interval(_back(location.center, scale), _back(low, scale), _back(high, scale))
+
+
+def sequential(units: Sequence[float], rule: Rule, alpha: float, start: int = FIRST_LOOK,
+               unpaired: tuple[Sequence[float], Sequence[float]] | None = None, scale: Scale = "log",
+               sequential_looks: bool = True) -> Decision:
+    """Replay the sequential design over `units` (per-round values in round order) and decide.
+
+    With `unpaired` = (a, b) instead, each look n uses the first n processes of each side (Welch).
+    Without sequential_looks the data is judged once, at its size, with the whole of `alpha`.
+    """
+    paired = unpaired is None
+    available = len(units) if paired else min(len(unpaired[0]), len(unpaired[1]))  # type: ignore[index]
+
+    def locate(n: int) -> Location:
+        if paired:
+            return trimmed_location(units[:n])
+        a, b = unpaired  # type: ignore[misc]
+        return welch_location(a[:n], b[:n])
+
+    exact = paired and _exact(units)
+    if available < 2 or (available < FIRST_LOOK and sequential_looks and not exact):
+        return Decision("inconclusive", None, 0.0, available, paired, note=_too_few(available))
+    schedule: list[tuple[int, float]]
+    if not sequential_looks:
+        schedule = [(available, alpha)]
+    else:
+        schedule = []
+        for index, n in enumerate(looks(start), 1):
+            if n > available:
+                break
+            schedule.append((n, look_alpha(alpha, index)))
+        if exact and not schedule:
+            schedule = [(available, look_alpha(alpha, 1))]
+        if not schedule:
+            first = next(looks(start))
+            return Decision("inconclusive", None, 0.0, available, paired,
+                            note=f"{available} rounds measured; the first look is at {first}")
+    latest: Decision | None = None
+    for n, spend in schedule:
+        location = locate(n)
+        low, high = interval(location, 1 - spend)
+        verdict = rule.verdict(low, high)
+        shown = _to_interval(location, low, high, scale)
+        if verdict:
+            return Decision(verdict, shown, 1 - spend, n, paired)
+        latest = Decision("inconclusive", shown, 1 - spend, n, paired)
+    assert latest is not None  # available ≥ FIRST_LOOK guarantees one look
+    location = locate(available)
+    needed = rounds_needed(location, rule, alpha, start) if sequential_looks else None
+    mde = detectable(location, alpha, start, latest.n) if isinstance(rule, ComparisonRule) else None
+    note = _unusable(latest.interval, scale)
+    return Decision("inconclusive", latest.interval, latest.level, latest.n, paired, note, needed, mde)
+
+
+def _exact(values: Sequence[float]) -> bool:
+    return len(values) > 0 and all(v == values[0] for v in values)
+
+
+def _too_few(n: int) -> str:
+    return f"{n} round{'s' if n != 1 else ''} measured; a verdict needs at least {FIRST_LOOK}"
+
+
+def _unusable(shown: Interval | None, scale: Scale) -> str:
+    if shown is None or scale != "log":
+        return ""
+    if shown.low <= 0 or shown.high / shown.low > UNUSABLE:
+        return "the rounds disagree too much for a usable interval; needs more rounds"
+    return ""
+
+
+def _schedule_after(start: int, alpha: float, after: int) -> Iterator[tuple[int, float]]:
+    for index, n in enumerate(looks(start), 1):
+        if n > after:
+            yield n, look_alpha(alpha, index)
+
+
+def rounds_needed(location: Location, rule: Rule, alpha: float, start: int, limit: int = 5000) -> int | None:
+    """The first look after today's whose interval would decide, if the estimate and spread stay as
+    they are; None when the estimate sits on a threshold (no amount of rounds is expected to decide)."""
+    margin = rule.margin(location.center)
+    if margin <= 0:
+        return None
+    spread = location.unit_sd
+    for n, spend in _schedule_after(start, alpha, location.n):
+        if n > limit:
+            return None
+        if spread == 0 or t_quantile(1 - spend / 2, max(1.0, n * (1 - 2 * TRIM) - 1)) * spread / math.sqrt(n) < margin:
+            return n
+    return None
+
+
+def detectable(location: Location, alpha: float, start: int, latest: int, delta: float = DELTA) -> float:
+    """The relative change the next look would detect with 80% power, given today's spread."""
+    n, spend = next(_schedule_after(start, alpha, latest))
+    df = max(1.0, n - 1.0)
+    half = (t_quantile(1 - spend / 2, df) + t_quantile(POWER, df)) * location.unit_sd / math.sqrt(n)
+    return math.expm1(math.log1p(delta) + half)
+
+
+# --- arms ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ArmSummary:
+    """An arm from its processes' medians (ns per iteration, or a metric's values)."""
+
+    value: float  # geometric mean of the process medians (arithmetic where a value is ≤ 0)
+    interval: Interval | None  # 95% Student t over processes; None: see note
+    processes: int
+    note: str = ""
+
+
+def summarize_arm(process_values: Sequence[float], describe: Callable[[float], str] = "{:.4g}".format) -> ArmSummary:
+    values = np.asarray(process_values, dtype=float)
+    n = values.size
+    if n == 0:
+        raise ValueError("an arm summary needs at least one process")
+    positive = bool(np.all(values > 0))
+    data = np.log(values) if positive else values
+    center = float(data.mean())
+    scale: Scale = "log" if positive else "linear"
+    if n == 1:
+        return ArmSummary(_back(center, scale), None, 1, "one process: no interval (processes differ; measure ≥ 2)")
+    location = Location(center, float(np.std(data, ddof=1)) / math.sqrt(n), n - 1.0, n)
+    low, high = interval(location, ARM_LEVEL)
+    shown = _to_interval(location, low, high, scale)
+    if positive and (shown.low <= 0 or shown.high / shown.low > UNUSABLE):
+        listed = ", ".join(describe(float(v)) for v in sorted(values)[:6])
+        return ArmSummary(shown.value, None, n, f"{n} processes disagree: {listed}; needs more processes")
+    return ArmSummary(shown.value, shown, n)
+
+
+# --- rates ---------------------------------------------------------------------------------------
+
+def clopper_pearson(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
+    """Exact binomial interval of a rate."""
+    if trials == 0:
+        return 0.0, 1.0
+    tail = (1 - level) / 2
+    low = 0.0 if successes == 0 else float(distributions.beta.ppf(tail, successes, trials - successes + 1))
+    high = 1.0 if successes == trials else float(distributions.beta.ppf(1 - tail, successes + 1, trials - successes))
+    return low, high

@@ -1,12 +1,24 @@
-"""SQLite store, WAL mode, versioned schema. Each process run is committed in one transaction."""
+"""SQLite store, WAL mode, versioned schema. Each process run is committed in one transaction.
+
+A session stands alone: it keeps the experiment definitions as run (with their commit), its options
+and its plan, so `report`, `compare` and `--resume` read only the store, never today's files.
+One run at a time holds a database (a lock file beside it, as JMH locks the machine).
+"""
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import functools
 import json
+import math
+import os
 import sqlite3
 import time
+import tomllib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from .errors import StoreError
 
@@ -42,12 +54,51 @@ MIGRATIONS: list[str] = [
     """,
     # 2: parameter sweeps; an arm's variant names its swept parameter values.
     "ALTER TABLE arms ADD COLUMN variant TEXT NOT NULL DEFAULT '';",
+    # 3: sessions stand alone (definitions as run, the plan, versus's version); what an old one lacks.
+    """
+    ALTER TABLE sessions ADD COLUMN definitions TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE sessions ADD COLUMN plan TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE sessions ADD COLUMN versus TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE sessions ADD COLUMN lacks TEXT NOT NULL DEFAULT '';
+    ALTER TABLE sessions ADD COLUMN upgrade INTEGER NOT NULL DEFAULT 1;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
+STATUSES = ("running", "complete", "interrupted", "failed")
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _guarded(method: Callable[P, R]) -> Callable[P, R]:
+    """A damaged or full database is an error with a way out, never a traceback."""
+
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except sqlite3.Error as error:
+            store = args[0]
+            raise StoreError(f"the results database {getattr(store, 'path', '?')} failed: {error}",
+                             _hint_for(error)) from None
+
+    return wrapper
+
+
+def _hint_for(error: sqlite3.Error) -> str:
+    text = str(error).lower()
+    if "full" in text or "disk" in text:
+        return "free some disk space; every process run committed so far is kept (continue with --resume)"
+    if "malformed" in text or "not a database" in text or "corrupt" in text:
+        return "move the file aside and start a new one with --db PATH (sqlite3's .recover may save the rest)"
+    if "locked" in text or "busy" in text:
+        return "another process is writing it; wait, or use another --db"
+    return "give another file with --db PATH, or move this one aside"
 
 
 @dataclass
 class StoredRun:
+    id: int
     arm_id: int
     round: int
     status: str
@@ -57,24 +108,45 @@ class StoredRun:
     samples: list[tuple[int, int, int, bool]]  # idx, ns, inner, warmup
     metrics: list[tuple[str, float, str]]
     wall_ns: int
+    started: float = 0.0
+    exit_code: int | None = None
+    checks: list[tuple[str, str, bool]] | None = None
+
+
+def _json(value: Any) -> str:
+    """JSON that is JSON: NaN and infinities become null."""
+    return json.dumps(_finite(value), allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 class Store:
     def __init__(self, path: Path, create: bool = True) -> None:
         self.path = path
+        self._lock: Any = None
         if not create and not path.exists():
             raise StoreError(f"there is no results database at {path}",
                              "run `versus run EXPERIMENT` first, or point --db at an existing one")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(f"cannot make the folder of {path}: {error}", "give another --db PATH") from None
+        try:
             self.db = sqlite3.connect(path, isolation_level=None, timeout=30)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
-        except sqlite3.DatabaseError as error:
-            raise StoreError(f"cannot open the results database {path}: {error}",
-                             "give another file with --db PATH, or move this one aside") from None
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the results database {path}: {error}", _hint_for(error)) from None
 
     def _migrate(self) -> None:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
@@ -84,49 +156,134 @@ class Store:
         for number in range(version, SCHEMA_VERSION):
             # One script, one transaction: a migration applies whole or not at all.
             self.db.executescript(f"BEGIN IMMEDIATE;\n{MIGRATIONS[number]}\nPRAGMA user_version={number + 1};\nCOMMIT;")
+        if version < 3:
+            self._upgrade_sessions()
+
+    def _upgrade_sessions(self) -> None:
+        """Sessions from before schema 3 kept no definitions: read them from disk once, now, and say so;
+        where the folder is gone, record what the session lacks."""
+        for (session_id,) in self.db.execute("SELECT id FROM sessions WHERE upgrade = 1").fetchall():
+            definitions: dict[str, Any] = {}
+            missing = []
+            for experiment, folder in self.db.execute(
+                    "SELECT DISTINCT experiment, experiment_path FROM arms WHERE session_id = ?", (session_id,)):
+                file = Path(folder) / "experiment.toml"
+                try:
+                    definitions[experiment] = {"raw": tomllib.loads(file.read_text()), "path": folder,
+                                               "commit": "", "note": "read from disk when the database moved to schema 3"}
+                except (OSError, ValueError):
+                    missing.append(experiment)
+            lacks = (f"the definitions of {', '.join(missing)} (claims, baselines): their folders were gone when "
+                     "this database moved to schema 3") if missing else ""
+            self.db.execute("UPDATE sessions SET definitions = ?, lacks = ?, upgrade = 0 WHERE id = ?",
+                            (_json(definitions), lacks, session_id))
 
     def close(self) -> None:
+        self.release()
         self.db.close()
 
+    # one run at a time -------------------------------------------------------------------
+    def acquire(self) -> None:
+        """Hold the database for a run; a second run gets an error that names the holder."""
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        handle = open(lock_path, "a+")  # noqa: SIM115 (held until release)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            handle.close()
+            raise StoreError(f"{self.path} is in use by a running versus ({holder})",
+                             "wait for it to finish, or give this run another --db") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()}")
+        handle.flush()
+        self._lock = handle
+        self._mark_abandoned()
+
+    def release(self) -> None:
+        if self._lock is not None:
+            with contextlib.suppress(OSError):
+                fcntl.flock(self._lock, fcntl.LOCK_UN)
+            self._lock.close()
+            self._lock = None
+
+    @_guarded
+    def _mark_abandoned(self) -> None:
+        """Holding the lock, no session can be running: one that says so was stopped uncleanly."""
+        self.db.execute("UPDATE sessions SET status = 'interrupted' WHERE status = 'running'")
+
     # sessions and arms -------------------------------------------------------------------
-    def new_session(self, seed: int, argv: list[str], host: dict[str, Any], options: dict[str, Any]) -> int:
+    @_guarded
+    def new_session(self, seed: int, argv: list[str], host: dict[str, Any], options: dict[str, Any],
+                    definitions: dict[str, Any] | None = None, plan: dict[str, Any] | None = None,
+                    versus: dict[str, Any] | None = None) -> int:
         cursor = self.db.execute(
-            "INSERT INTO sessions (created, status, seed, argv, host, options) VALUES (?, 'running', ?, ?, ?, ?)",
-            (time.time(), seed, json.dumps(argv), json.dumps(host), json.dumps(options)))
+            "INSERT INTO sessions (created, status, seed, argv, host, options, definitions, plan, versus, upgrade)"
+            " VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, 0)",
+            (time.time(), seed, _json(argv), _json(host), _json(options), _json(definitions or {}),
+             _json(plan or {}), _json(versus or {})))
         return int(cursor.lastrowid or 0)
 
+    @_guarded
     def add_arm(self, session_id: int, position: int, row: dict[str, Any]) -> int:
         cursor = self.db.execute(
             "INSERT INTO arms (session_id, position, experiment, experiment_path, case_name, runtime, runtime_info,"
             " params, method, variant) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (session_id, position, row["experiment"], row["experiment_path"], row["case"], row["runtime"],
-             json.dumps(row["runtime_info"]), json.dumps(row["params"]), json.dumps(row["method"]),
+            (session_id, position, row["experiment"], row.get("experiment_path", ""), row["case"], row["runtime"],
+             _json(row.get("runtime_info", {})), _json(row.get("params", {})), _json(row.get("method", {})),
              row.get("variant", "")))
         return int(cursor.lastrowid or 0)
 
+    @_guarded
     def set_inner(self, arm_id: int, inner: int) -> None:
         self.db.execute("UPDATE arms SET inner = ? WHERE id = ?", (inner, arm_id))
 
+    @_guarded
     def finish_session(self, session_id: int, status: str) -> None:
+        assert status in STATUSES
         self.db.execute("UPDATE sessions SET status = ?, finished = ? WHERE id = ?", (status, time.time(), session_id))
 
+    @_guarded
+    def update_plan(self, session_id: int, plan: dict[str, Any]) -> None:
+        self.db.execute("UPDATE sessions SET plan = ? WHERE id = ?", (_json(plan), session_id))
+
+    _SESSION = ("id", "created", "finished", "status", "seed", "argv", "host", "options", "definitions", "plan",
+                "versus", "lacks")
+
+    @_guarded
     def session(self, session_id: int | None = None) -> dict[str, Any]:
-        query = "SELECT id, created, finished, status, seed, argv, host, options FROM sessions"
+        query = f"SELECT {', '.join(self._SESSION)} FROM sessions"
         row = (self.db.execute(query + " WHERE id = ?", (session_id,)).fetchone() if session_id is not None
                else self.db.execute(query + " ORDER BY id DESC LIMIT 1").fetchone())
         if row is None:
             which = f"no session {session_id}" if session_id is not None else "no sessions yet"
-            raise StoreError(f"{self.path} has {which}", "run `versus run EXPERIMENT` first, or name another --db")
-        keys = ("id", "created", "finished", "status", "seed", "argv", "host", "options")
-        session = dict(zip(keys, row))
-        for key in ("argv", "host", "options"):
-            session[key] = json.loads(session[key])
+            raise StoreError(f"{self.path} has {which}", "see `versus sessions`, or run `versus run EXPERIMENT`")
+        session = dict(zip(self._SESSION, row))
+        for key in ("argv", "host", "options", "definitions", "plan", "versus"):
+            try:
+                session[key] = json.loads(session[key])
+            except (TypeError, ValueError):
+                raise StoreError(f"session {session['id']} in {self.path} has an unreadable {key}",
+                                 "the database was edited or damaged; report other sessions") from None
         return session
 
+    @_guarded
     def sessions(self) -> list[dict[str, Any]]:
-        rows = self.db.execute("SELECT id FROM sessions ORDER BY id").fetchall()
-        return [self.session(r[0]) for r in rows]
+        """One line's worth per session: id, times, status, experiments, arms, runs, failed runs."""
+        rows = self.db.execute(
+            "SELECT s.id, s.created, s.finished, s.status, s.argv,"
+            " (SELECT COUNT(*) FROM arms a WHERE a.session_id = s.id),"
+            " (SELECT COUNT(*) FROM process_runs p JOIN arms a ON a.id = p.arm_id WHERE a.session_id = s.id),"
+            " (SELECT COUNT(*) FROM process_runs p JOIN arms a ON a.id = p.arm_id WHERE a.session_id = s.id"
+            "  AND p.status != 'ok'),"
+            " (SELECT GROUP_CONCAT(DISTINCT experiment) FROM arms a WHERE a.session_id = s.id)"
+            " FROM sessions s ORDER BY s.id").fetchall()
+        keys = ("id", "created", "finished", "status", "argv", "arms", "runs", "failed", "experiments")
+        return [dict(zip(keys, row)) for row in rows]
 
+    @_guarded
     def arms(self, session_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute(
             "SELECT id, position, experiment, experiment_path, case_name, runtime, runtime_info, params, method, inner,"
@@ -142,13 +299,21 @@ class Store:
     # process runs ------------------------------------------------------------------------
     def save_run(self, arm_id: int, round_: int, run: Any) -> None:
         """One transaction: a killed harness leaves either the whole process run or none of it."""
+        try:
+            self._save(arm_id, round_, run)
+        except sqlite3.Error as error:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+            raise StoreError(f"cannot store a process run in {self.path}: {error}", _hint_for(error)) from None
+
+    def _save(self, arm_id: int, round_: int, run: Any) -> None:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             cursor = self.db.execute(
                 "INSERT INTO process_runs (arm_id, round, started, status, reason, exit_code, wall_ns, hello, log_tail)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (arm_id, round_, time.time(), run.status, run.reason, run.exit_code, run.wall_ns,
-                 json.dumps(run.hello), run.log_tail))
+                (arm_id, round_, time.time(), run.status, run.reason, run.exit_code, min(run.wall_ns, (1 << 63) - 1),
+                 _json(run.hello), run.log_tail))
             run_id = cursor.lastrowid
             self.db.executemany("INSERT INTO samples VALUES (?, ?, ?, ?, ?)",
                                 [(run_id, i, int(s.warmup), s.ns, s.inner) for i, s in enumerate(run.samples)])
@@ -158,16 +323,50 @@ class Store:
                                 [(run_id, i, v, e, int(ok)) for i, (v, e, ok) in enumerate(run.checks)])
             self.db.execute("COMMIT")
         except BaseException:
-            self.db.execute("ROLLBACK")
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
             raise
 
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Several writes as one (an import): all of them or none."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot write {self.path}: {error}", _hint_for(error)) from None
+        try:
+            yield
+            self.db.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+            raise
+
+    def insert_run(self, arm_id: int, round_: int, run: Any) -> None:
+        """Within an open transaction (imports)."""
+        cursor = self.db.execute(
+            "INSERT INTO process_runs (arm_id, round, started, status, reason, exit_code, wall_ns, hello, log_tail)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (arm_id, round_, getattr(run, "started", 0.0) or time.time(), run.status, run.reason, run.exit_code,
+             run.wall_ns, _json(run.hello), run.log_tail))
+        run_id = cursor.lastrowid
+        self.db.executemany("INSERT INTO samples VALUES (?, ?, ?, ?, ?)",
+                            [(run_id, i, int(s.warmup), s.ns, s.inner) for i, s in enumerate(run.samples)])
+        self.db.executemany("INSERT INTO metrics VALUES (?, ?, ?, ?, ?)",
+                            [(run_id, i, n, v, u) for i, (n, v, u) in enumerate(run.metrics)])
+        self.db.executemany("INSERT INTO checks VALUES (?, ?, ?, ?, ?)",
+                            [(run_id, i, v, e, int(ok)) for i, (v, e, ok) in enumerate(run.checks)])
+
+    @_guarded
     def done_rounds(self, arm_id: int) -> set[int]:
         return {r[0] for r in self.db.execute("SELECT round FROM process_runs WHERE arm_id = ?", (arm_id,))}
 
+    @_guarded
     def runs(self, session_id: int) -> list[StoredRun]:
         rows = self.db.execute(
-            "SELECT p.id, p.arm_id, p.round, p.status, p.reason, p.log_tail, p.hello, p.wall_ns FROM process_runs p"
-            " JOIN arms a ON a.id = p.arm_id WHERE a.session_id = ? ORDER BY p.id", (session_id,)).fetchall()
+            "SELECT p.id, p.arm_id, p.round, p.status, p.reason, p.log_tail, p.hello, p.wall_ns, p.started, p.exit_code"
+            " FROM process_runs p JOIN arms a ON a.id = p.arm_id WHERE a.session_id = ? ORDER BY p.id",
+            (session_id,)).fetchall()
         samples: dict[int, list[tuple[int, int, int, bool]]] = {}
         for run_id, idx, warmup, ns, inner in self.db.execute(
                 "SELECT s.process_run_id, s.idx, s.warmup, s.ns, s.inner FROM samples s JOIN process_runs p"
@@ -176,8 +375,37 @@ class Store:
         metrics: dict[int, list[tuple[str, float, str]]] = {}
         for run_id, name, value, unit in self.db.execute(
                 "SELECT m.process_run_id, m.name, m.value, m.unit FROM metrics m JOIN process_runs p"
-                " ON p.id = m.process_run_id JOIN arms a ON a.id = p.arm_id WHERE a.session_id = ?", (session_id,)):
+                " ON p.id = m.process_run_id JOIN arms a ON a.id = p.arm_id WHERE a.session_id = ?"
+                " ORDER BY m.process_run_id, m.idx", (session_id,)):
             metrics.setdefault(run_id, []).append((name, value, unit))
-        return [StoredRun(arm_id, rnd, status, reason, tail, json.loads(hello), sorted(samples.get(rid, [])),
-                          metrics.get(rid, []), wall)
-                for rid, arm_id, rnd, status, reason, tail, hello, wall in rows]
+        checks: dict[int, list[tuple[str, str, bool]]] = {}
+        for run_id, value, expected, ok in self.db.execute(
+                "SELECT c.process_run_id, c.value, c.expected, c.ok FROM checks c JOIN process_runs p"
+                " ON p.id = c.process_run_id JOIN arms a ON a.id = p.arm_id WHERE a.session_id = ?"
+                " ORDER BY c.process_run_id, c.idx", (session_id,)):
+            checks.setdefault(run_id, []).append((value, expected, bool(ok)))
+        return [StoredRun(rid, arm_id, rnd, status, reason, tail, _loads(hello), sorted(samples.get(rid, [])),
+                          metrics.get(rid, []), wall, started, exit_code, checks.get(rid, []))
+                for rid, arm_id, rnd, status, reason, tail, hello, wall, started, exit_code in rows]
+
+    @_guarded
+    def history(self, keys: list[tuple[str, str, str, str]]) -> dict[tuple[str, str, str, str], list[int]]:
+        """Wall times (ns) of earlier successful process runs of arms with these (experiment, case,
+        variant, runtime) identities, for `--dry-run`'s estimate."""
+        wanted = set(keys)
+        found: dict[tuple[str, str, str, str], list[int]] = {}
+        for experiment, case, variant, runtime, wall in self.db.execute(
+                "SELECT a.experiment, a.case_name, a.variant, a.runtime, p.wall_ns FROM process_runs p"
+                " JOIN arms a ON a.id = p.arm_id WHERE p.status = 'ok'"):
+            identity = (experiment, case, variant, runtime)
+            if identity in wanted:
+                found.setdefault(identity, []).append(wall)
+        return found
+
+
+def _loads(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

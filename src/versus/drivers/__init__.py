@@ -1,4 +1,5 @@
-"""Drivers turn an arm into process runs. A new kind of program is a new driver here."""
+"""Drivers turn an arm into process runs. A new kind of program is a new driver: its module and one
+entry in DRIVERS below (docs/extending.md)."""
 from __future__ import annotations
 
 from ..errors import ExperimentError
@@ -8,15 +9,13 @@ from .jmh import JmhDriver
 from .load import LoadDriver
 from .protocol import ProtocolDriver
 
-_DRIVERS: dict[str, type[ProtocolDriver] | type[CommandDriver] | type[JmhDriver] | type[LoadDriver]] = {
-    "protocol": ProtocolDriver, "command": CommandDriver, "jmh": JmhDriver, "load": LoadDriver}
+DRIVERS: dict[str, type[Driver]] = {d.name: d for d in (ProtocolDriver, CommandDriver, JmhDriver, LoadDriver)}
 
 
 def driver_for(name: str) -> Driver:
-    if name not in _DRIVERS:
-        raise ExperimentError(f"driver {name!r} is not available yet",
-                              f"available drivers: {', '.join(_DRIVERS)}")
-    return _DRIVERS[name]()
+    if name not in DRIVERS:
+        raise ExperimentError(f"driver {name!r} is not available", f"available drivers: {', '.join(DRIVERS)}")
+    return DRIVERS[name]()
 
 
-__all__ = ["FAILED", "OK", "Driver", "ProcessRun", "driver_for"]
+__all__ = ["DRIVERS", "FAILED", "OK", "Driver", "ProcessRun", "driver_for"]

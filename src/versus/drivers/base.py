@@ -1,11 +1,13 @@
-"""The driver interface: how one kind of program becomes a process run."""
+"""The driver interface: how one kind of program becomes a process run, and what drivers share."""
 from __future__ import annotations
 
 import os
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import ClassVar, Protocol
 
+from ..errors import ExperimentError
 from ..executor import Completed, Executor, log_tail
 from ..experiment import Method
 from ..expr import evaluate
@@ -26,6 +28,7 @@ class ProcessRun:
     log_tail: str = ""
     wall_ns: int = 0
     exit_code: int | None = None
+    started: float = 0.0  # when it started (time.time()), for imports; the store stamps new runs itself
 
     @property
     def inner(self) -> int:
@@ -34,12 +37,13 @@ class ProcessRun:
 
 
 class Driver(Protocol):
-    name: str
+    name: ClassVar[str]
+    needs_program: ClassVar[bool]  # whether an arm needs a [programs] entry for its runtime
 
-    def prepare(self, arm: Arm) -> None:
-        """Once per arm before its first process run (compile a program, check files); raises VersusError."""
+    def prepare(self, arm: Arm, executor: Executor) -> None:
+        """Once per arm before its first process run (build a program, check files); raises VersusError."""
 
-    def classpath(self, arm: Arm) -> Path | None:
+    def built(self, arm: Arm) -> Path | None:
         """What prepare built for the arm (classes, a jar, a binary), or None."""
 
     def run(self, arm: Arm, method: Method, inner: int, executor: Executor,
@@ -63,13 +67,19 @@ def failure_of(completed: Completed, method: Method) -> str:
     """The reason a finished process failed by its exit alone, or ''."""
     if completed.timed_out:
         return f"timed out after {method.timeout:g} s (raise [method] timeout, or shrink the workload)"
+    if completed.overflow:
+        return f"printed {completed.overflow}; print less"
     if completed.exit_code != 0:
-        last = completed.stderr.strip().splitlines()[-1:] or ["(no stderr)"]
-        return f"exit code {completed.exit_code}: {last[0][:200]}"
+        last = completed.stderr.strip().split("\n")[-1:] or ["(no stderr)"]
+        return f"exit code {completed.exit_code}: {last[0][:200] or '(no stderr)'}"
+    if completed.leftovers:
+        shown = ", ".join(completed.leftovers[:3]) + (" …" if len(completed.leftovers) > 3 else "")
+        return (f"left {len(completed.leftovers)} process{'es' if len(completed.leftovers) > 1 else ''} behind "
+                f"({shown}); versus stopped them: a benchmark must stop what it starts")
     return ""
 
 
-def validate(output: Output, arm: Arm, method: Method) -> str:
+def validate(output: Output, method: Method) -> str:
     """The reason a protocol run failed by its content, or ''."""
     if not output.ended:
         return "no `end` line: the program stopped before finishing"
@@ -77,6 +87,12 @@ def validate(output: Output, arm: Arm, method: Method) -> str:
     measured = len(output.samples) - warm
     if (warm, measured) != (method.warmup, method.samples):
         return f"expected {method.warmup} warmup and {method.samples} measured samples, got {warm} and {measured}"
+    return zero_samples(output.samples)
+
+
+def zero_samples(samples: list[SampleRecord]) -> str:
+    if any(s.ns == 0 and not s.warmup for s in samples):
+        return "a measured sample of 0 ns: the clock cannot time it; raise inner or the sample's work"
     return ""
 
 
@@ -92,8 +108,25 @@ def judge_checks(values: list[str], arm: Arm, inner: int) -> tuple[list[tuple[st
         return judged, f"no check reported; the case must report a value equal to {arm.case.check} = {expected}"
     wrong = [v for v in values if v != expected]
     if wrong:
-        return judged, f"wrong check: got {wrong[0]}, expected {expected} ({arm.case.check})"
+        return judged, f"wrong check: got {wrong[0][:200]}, expected {expected} ({arm.case.check})"
     return judged, ""
+
+
+def fill_template(template: str, fields: dict[str, str], where: str, what: str = "command") -> list[str]:
+    """A command template split like a shell would, each part filled in and kept one argument: a
+    name or parameter holding `$(…)` or `;` reaches the program as text, never a shell."""
+    try:
+        parts = shlex.split(template)
+    except ValueError as error:
+        raise ExperimentError(f"{where}: {what} {template!r}: {error}", "close the quote, or escape it") from None
+    try:
+        return [part.format(**fields) for part in parts]
+    except KeyError as missing:
+        raise ExperimentError(f"{where}: {what} {template!r} names {missing}, which is not a field",
+                              "fields: " + ", ".join("{" + f + "}" for f in sorted(fields))) from None
+    except (IndexError, ValueError, AttributeError) as error:
+        raise ExperimentError(f"{where}: {what} {template!r}: {error}",
+                              "use {name} fields only; write {{ and }} for literal braces") from None
 
 
 def finish(run: ProcessRun, completed: Completed) -> ProcessRun:

@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, ClassVar
 
-from ..errors import ExperimentError, VersusError
-from ..executor import Executor
+from ..errors import ExperimentError, UsageError
+from ..executor import Completed, Executor
 from ..experiment import Method
 from ..ingest.jmh import ns_per_op
+from ..paths import cache_dir, helpers
 from ..plan import Arm
-from ..protocol import ProtocolViolation, SampleRecord, parse
-from .base import FAILED, OK, ProcessRun, base_env, failure_of, finish, judge_checks
+from ..protocol import Output, ProtocolViolation, SampleRecord, parse
+from ..runtimes.families.java import maven_jar
+from ..runtimes.family import BuildContext
+from .base import FAILED, OK, ProcessRun, base_env, failure_of, finish, judge_checks, zero_samples
 
 SCALE = 1000  # JMH scores are fractional ns/op: stored as ns per 1000 ops
 LOCKED = "Unable to acquire the JMH lock"
@@ -31,18 +33,22 @@ _WARMUP = re.compile(r"^# Warmup Iteration\s+\d+:\s+([0-9.,]+)\s+(\S+)", re.M)
 
 
 class JmhDriver:
-    name = "jmh"
+    name: ClassVar[str] = "jmh"
+    needs_program: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self._jars: dict[Path, Path] = {}
 
-    def prepare(self, arm: Arm) -> None:
+    def prepare(self, arm: Arm, executor: Executor) -> None:
         project = arm.program
         if project is None or not (project / "pom.xml").is_file():
             raise ExperimentError(f"{arm.key}: the jmh driver needs [programs] java = a Maven project folder",
                                   "point it at the folder with the benchmarks' pom.xml")
         if project not in self._jars:
-            self._jars[project] = build_jar(project)
+            self._jars[project] = maven_jar(project, "benchmarks", BuildContext(executor, cache_dir(), helpers()))
+
+    def built(self, arm: Arm) -> Path | None:
+        return self._jars.get(arm.program) if arm.program else None
 
     def argv(self, arm: Arm, method: Method, result: Path) -> list[str]:
         project = arm.program
@@ -58,9 +64,6 @@ class JmhDriver:
         if jvm_flags:
             argv += ["-jvmArgsAppend", " ".join(jvm_flags)]
         return argv
-
-    def classpath(self, arm: Arm) -> Path | None:
-        return self._jars.get(arm.program) if arm.program else None
 
     def run(self, arm: Arm, method: Method, inner: int, executor: Executor,
             extra_env: dict[str, str] | None = None) -> ProcessRun:
@@ -83,27 +86,39 @@ class JmhDriver:
             try:
                 entries = json.loads(result.read_text())
                 output = parse(_protocol_lines(completed.stdout), None)
-            except (OSError, json.JSONDecodeError) as error:
+            except (OSError, ValueError, RecursionError) as error:
                 run.reason = f"no JMH result: {error}"
                 return finish(run, completed)
             except ProtocolViolation as violation:
                 run.reason = f"protocol: {violation}"
                 return finish(run, completed)
+        try:
+            return self._ingest(arm, method, entries, output, completed, run)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError, OverflowError,
+                UsageError) as error:
+            run.reason = f"unreadable JMH result: {type(error).__name__}: {str(error)[:200]}"
+            return finish(run, completed)
+
+    def _ingest(self, arm: Arm, method: Method, entries: Any, output: Output, completed: Completed,
+                run: ProcessRun) -> ProcessRun:
         if len(entries) != 1:
             run.reason = f"the pattern matched {len(entries)} JMH benchmarks; a case must name exactly one"
             return finish(run, completed)
         metric = entries[0]["primaryMetric"]
         unit = metric.get("scoreUnit", "ns/op")
         warm = [ns_per_op(float(v.replace(",", "")), u) for v, u in _WARMUP.findall(completed.stdout)]
-        measured = [ns_per_op(v, unit) for fork in metric.get("rawData", []) for v in fork]
+        measured = [ns_per_op(float(v), unit) for fork in metric.get("rawData", []) for v in fork]
+        if not all(0 <= v < 9e15 for v in warm + measured):
+            raise ValueError("a score out of range")
         run.samples = [SampleRecord(round(v * SCALE), SCALE, True) for v in warm] + \
                       [SampleRecord(round(v * SCALE), SCALE, False) for v in measured]
-        run.hello = {"runtime": "java", "version": entries[0].get("jdkVersion", ""), "clock": "JMH",
-                     "impl": entries[0].get("vmName", "")}
-        run.metrics = output.metrics  # `@versus metric` lines the benchmark printed, like checks
+        run.hello = {"runtime": "java", "version": str(entries[0].get("jdkVersion", "")), "clock": "JMH",
+                     "impl": str(entries[0].get("vmName", ""))}
+        run.metrics = output.metrics
         run.checks, reason = judge_checks(output.checks, arm, SCALE)
         if len(measured) != method.samples:
             reason = f"expected {method.samples} measured iterations, JMH reported {len(measured)}"
+        reason = reason or zero_samples(run.samples)
         run.reason, run.status = reason, FAILED if reason else OK
         return finish(run, completed)
 
@@ -111,27 +126,6 @@ class JmhDriver:
 def _protocol_lines(stdout: str) -> str:
     """The `@versus` lines the benchmark printed, inside JMH's own output; a hello makes them parseable."""
     # JMH prints the fork's output inside its own lines ("Iteration   1: @versus {...}").
-    lines = [line[line.index("@versus "):] for line in stdout.splitlines() if "@versus " in line]
+    lines = [line[line.index("@versus "):] for line in stdout.split("\n") if "@versus " in line]
     return "\n".join(['@versus {"v":1,"type":"hello","runtime":"java","version":"","clock":"JMH"}', *lines,
                       '@versus {"type":"end"}'])
-
-
-def build_jar(project: Path, name: str = "benchmarks") -> Path:
-    """`mvn package` once; rebuilt when a source is newer than the jar `target/NAME.jar`."""
-    jar = project / "target" / f"{name}.jar"
-    sources = [p for p in project.rglob("*") if p.is_file() and "target" not in p.relative_to(project).parts]
-    if jar.exists() and all(p.stat().st_mtime <= jar.stat().st_mtime for p in sources):
-        return jar
-    mvn = shutil.which("mvn")
-    if not mvn:
-        raise VersusError("the jmh driver needs Maven", "install it with: apt-get install -y maven")
-    done = subprocess.run([mvn, "-q", "-B", "-f", str(project / "pom.xml"), "package", "-DskipTests"],
-                          capture_output=True, text=True, timeout=900)
-    if done.returncode == 0 and not jar.exists():
-        raise VersusError(f"building {project} with Maven made no {jar}",
-                          f"set <finalName>{name}</finalName> in its pom.xml's shade plugin configuration")
-    if done.returncode != 0:
-        tail = (done.stdout + done.stderr).strip().splitlines()[-15:]
-        raise VersusError(f"building {project} with Maven failed:\n" + "\n".join(tail),
-                          "fix the build error above (try: mvn -f " + str(project / "pom.xml") + " package)")
-    return jar

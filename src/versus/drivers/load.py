@@ -8,15 +8,17 @@ latency percentiles are metrics. The check is the number of failed requests, whi
 """
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
+from typing import ClassVar
 
 from ..errors import ExperimentError
 from ..executor import Completed, Executor
 from ..experiment import Method
+from ..paths import helpers
 from ..plan import Arm
 from ..protocol import SampleRecord
-from .base import FAILED, OK, ProcessRun, base_env, failure_of, finish, judge_checks
+from ..runtimes import family
+from .base import FAILED, OK, ProcessRun, base_env, failure_of, fill_template, finish, judge_checks
 from .loadgen import parse
 from .server import Running, ServerFailed, free_port, serving
 
@@ -24,9 +26,10 @@ TOOLS = ("ab", "wrk")
 
 
 class LoadDriver:
-    name = "load"
+    name: ClassVar[str] = "load"
+    needs_program: ClassVar[bool] = True
 
-    def prepare(self, arm: Arm) -> None:
+    def prepare(self, arm: Arm, executor: Executor) -> None:
         tool = self._tool_argv(arm, 0)[0]
         if tool not in TOOLS:
             raise ExperimentError(f"{arm.key}: load generator {tool!r} is not one of {', '.join(TOOLS)}",
@@ -35,24 +38,24 @@ class LoadDriver:
             raise ExperimentError(f"{arm.key}: no server program for {arm.runtime.program_family}",
                                   "add it under [programs]")
 
-    def classpath(self, arm: Arm) -> Path | None:
+    def built(self, arm: Arm) -> Path | None:
         return None
 
     def _tool_argv(self, arm: Arm, port: int) -> list[str]:
         if not arm.case.command:
             raise ExperimentError(f"{arm.key}: a load case needs `command = \"ab … {{url}}\"`", "see docs/method.md")
         fields = {**dict(arm.params), "url": f"http://127.0.0.1:{port}/", "port": str(port)}
-        return [part.format(**fields) for part in shlex.split(arm.case.command)]
+        return fill_template(arm.case.command, fields, arm.key)
 
     def run(self, arm: Arm, method: Method, inner: int, executor: Executor,
             extra_env: dict[str, str] | None = None) -> ProcessRun:
         assert arm.program is not None
         running = Running(free_port())
-        argv, extra = arm.runtime.launch(arm.program)
+        argv, extra = family(arm.runtime.family).launch(arm.runtime, arm.program, None, helpers())
         server_env = {**base_env(arm), **extra, "VERSUS_PORT": str(running.port), "VERSUS_CASE": arm.case.name}
         run = ProcessRun(FAILED)
         try:
-            with serving(argv, server_env, arm.experiment.path, running):
+            with serving(executor, argv, server_env, arm.experiment.path, running):
                 run.reason = self._measure(arm, method, executor, running.port, run)
         except ServerFailed as failed:
             run.reason = str(failed)
@@ -73,6 +76,8 @@ class LoadDriver:
                 report = parse(tool_argv[0], completed.stdout)
             except ValueError as error:
                 return f"{tool_argv[0]}: {error}"
+            if not 0 < report.requests_per_s < 1e12:
+                return f"{tool_argv[0]} reported {report.requests_per_s:g} requests per second"
             warm = index < method.warmup
             run.samples.append(SampleRecord(round(1e9 / report.requests_per_s), 1, warm))
             failed_counts.append(str(report.failed))

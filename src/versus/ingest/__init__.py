@@ -1,12 +1,17 @@
-"""Results made by other tools, as versus process runs: JMH, hyperfine and pyperf JSON."""
+"""Results made by other tools, as versus process runs: JMH, hyperfine and pyperf JSON (and versus's own)."""
 from __future__ import annotations
 
+import gzip
 import json
+import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+
+MAX_NS = 1e18  # a value beyond ~30 years per iteration is not a measurement
 
 
 @dataclass
@@ -17,28 +22,69 @@ class ImportedArm:
     runs: list[list[float]]
     warmups: list[list[float]] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)
+    loops: list[int] = field(default_factory=list)  # iterations per sample in each run, where known
+
+
+def read_json(path: Path) -> Any:
+    """A JSON file, gzip-compressed when it ends in .gz; every failure an error that says what."""
+    try:
+        raw = path.read_bytes()
+        if path.suffix == ".gz":
+            raw = gzip.decompress(raw)
+        return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}", "check the path") from None
+    except UnicodeDecodeError as error:
+        raise UsageError(f"{path} is not UTF-8 text ({error.reason} at byte {error.start})",
+                         "give the JSON file the tool wrote, unchanged") from None
+    except (ValueError, RecursionError, EOFError, gzip.BadGzipFile) as error:
+        raise UsageError(f"{path} is not valid JSON: {str(error)[:120]}",
+                         "give the JSON file the tool wrote, unchanged") from None
+
+
+def _reject_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def value(number: Any, where: str) -> float:
+    """A measured value (ns): finite, positive, not absurd."""
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
+        raise ValueError(f"{where}: {str(number)[:40]!r} is not a number")
+    result = float(number)
+    if not math.isfinite(result) or not 0 < result < MAX_NS:
+        raise ValueError(f"{where}: {number!r} is not a positive finite time")
+    return result
 
 
 def detect(data: Any) -> str:
+    if isinstance(data, dict) and data.get("format") == "versus.session":
+        return "versus"
     if isinstance(data, list) and data and isinstance(data[0], dict) and "primaryMetric" in data[0]:
         return "jmh"
     if isinstance(data, dict) and isinstance(data.get("results"), list) and \
-            all("times" in r or "mean" in r for r in data["results"]):
+            all(isinstance(r, dict) and ("times" in r or "mean" in r) for r in data["results"]):
         return "hyperfine"
     if isinstance(data, dict) and "benchmarks" in data and str(data.get("version", "")).startswith("1."):
         return "pyperf"
-    raise UsageError("not a JMH, hyperfine or pyperf JSON document",
-                     "give JMH's -rf json output, hyperfine's --export-json, or a pyperf .json file")
+    raise UsageError("not a versus, JMH, hyperfine or pyperf JSON document",
+                     "give JMH's -rf json output, hyperfine's --export-json, a pyperf .json(.gz) file or a versus export")
 
 
 def read(path: Path) -> tuple[str, list[ImportedArm]]:
     from . import hyperfine, jmh, pyperf
 
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as error:
-        raise UsageError(f"cannot read {path}: {error}", "give a JSON file written by JMH, hyperfine or pyperf") from None
+    data = read_json(path)
     kind = detect(data)
-    if kind == "jmh":
-        return kind, jmh.parse(data)
-    return kind, (hyperfine.parse(data) if kind == "hyperfine" else pyperf.parse(data))
+    if kind == "versus":
+        return kind, []
+    parsers: dict[str, Callable[[Any], list[ImportedArm]]] = {"jmh": jmh.parse, "hyperfine": hyperfine.parse,
+                                                             "pyperf": pyperf.parse}
+    parser = parsers[kind]
+    try:
+        arms = parser(data)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError, OverflowError) as error:
+        raise UsageError(f"{path} is not a valid {kind} file: {type(error).__name__}: {str(error)[:160]}",
+                         f"give the JSON file {kind} wrote, unchanged") from None
+    if not arms or not any(arm.runs for arm in arms):
+        raise UsageError(f"{path} holds no measured values", f"give a {kind} file with results")
+    return kind, arms

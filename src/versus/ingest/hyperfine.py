@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import ImportedArm
+from . import ImportedArm, value
 
 
 def parse(data: dict[str, Any]) -> list[ImportedArm]:
     arms = []
-    for result in data["results"]:
+    for index, result in enumerate(data["results"]):
         times = result.get("times") or [result["mean"]]
-        arms.append(ImportedArm(result["command"], [[t * 1e9] for t in times],
-                                info={"exit_codes": result.get("exit_codes"), "parameters": result.get("parameters")}))
+        name = str(result["command"])
+        runs = [[value(t * 1e9 if isinstance(t, (int, float)) else t, f"results[{index}]")] for t in times]
+        arms.append(ImportedArm(name, runs, info={"parameters": result.get("parameters") or {}}, loops=[1] * len(runs)))
     return arms

@@ -1,31 +1,42 @@
-"""`versus compare A B`: each arm in both sessions, both estimates, the ratio B ÷ A with its CI, the verdict."""
+"""`versus compare A B`: each arm in both sessions, the ratio B ÷ A with its interval, the verdict.
+
+Two sessions ran at different times, so nothing pairs their rounds: each arm is compared unpaired
+(Welch on the processes' log medians), judged once at the size measured, Bonferroni across the arms.
+"""
 from __future__ import annotations
 
 import io
+import math
 
 from .. import stats
-from ..analyze import analyze
+from ..analyze import ArmResult, analyze
 from ..store import Store
 from . import units
 from .tables import Table
 from .terminal import render_tables
 
 
+def _logs(arm: ArmResult) -> list[float]:
+    return [math.log(p.value) for p in arm.processes if p.status == "ok" and p.value and p.value > 0]
+
+
 def compare_table(store: Store, session_a: int, session_b: int) -> Table:
     first, second = analyze(store, session_a), analyze(store, session_b)
-    before = {a.key: a for a in first.arms if a.estimate}
-    pairs = [(before[b.key], b) for b in second.arms if b.estimate and b.key in before]
-    comparisons = [stats.compare(b.estimate, a.estimate) for a, b in pairs if a.estimate and b.estimate]
-    differs = stats.holm([c.p_differs for c in comparisons])
-    same = stats.holm([c.p_same for c in comparisons])
-    table = Table(f"session {session_b} vs session {session_a}",
-                  ["arm", f"session {session_a}", f"session {session_b}", "ratio B ÷ A [95% CI]", "verdict"],
-                  note=f"ratio > 1: session {session_b} is slower; threshold ±{stats.DELTA:.0%}, Holm-corrected")
-    for (a, b), comparison, p_diff, p_same in zip(pairs, comparisons, differs, same):
-        assert a.estimate and b.estimate
-        table.rows.append([a.key, units.duration(a.estimate.median.value), units.duration(b.estimate.median.value),
-                           units.ratio(comparison.ratio), stats.verdict(p_diff, p_same, comparison.ratio.value)])
-    only = sorted(set(before) ^ {b.key for b in second.arms if b.estimate})
+    before = {a.key: a for a in first.arms if a.summary}
+    pairs = [(before[b.key], b) for b in second.arms if b.summary and b.key in before]
+    alpha = stats.bonferroni(stats.ALPHA, len(pairs))
+    table = Table(f"session {session_b} against session {session_a}",
+                  ["arm", f"session {session_a}", f"session {session_b}", "ratio B ÷ A [interval at its level]",
+                   "verdict"],
+                  note=f"ratio > 1: session {session_b} is slower; threshold ±{stats.DELTA:.0%}; unpaired, "
+                       f"error rate {stats.ALPHA:.0%} across the {len(pairs)} arms")
+    for a, b in pairs:
+        assert a.summary and b.summary
+        decision = stats.sequential([], stats.ComparisonRule(), alpha, unpaired=(_logs(b), _logs(a)),
+                                    sequential_looks=False)
+        table.rows.append([a.key, units.duration(a.summary.value), units.duration(b.summary.value),
+                           units.ratio(decision), decision.verdict])
+    only = sorted(set(before) ^ {b.key for b in second.arms if b.summary})
     if only:
         table.note += f"; {len(only)} arms are in only one session"
     return table

@@ -1,61 +1,106 @@
-"""The versioned JSON document of a session (`--format json`, `versus export`)."""
+"""The versioned JSON document of a session (`--format json`, `session.json`, `versus export`).
+
+Version 2 holds everything needed to report again: the definitions as run, the plan, every process
+run with its raw samples, metrics and checks, besides the estimates and verdicts. `versus import`
+reads it back into a store, and the same reports come out (docs/formats.md).
+"""
 from __future__ import annotations
 
+import json
+import math
 from typing import Any
 
-from ..analyze import Analysis, ArmResult
-from ..stats import Interval
+from .. import stats
+from ..analyze import Analysis, ArmResult, Judged
+from ..stats import ArmSummary, Interval
 
 FORMAT = "versus.session"
-VERSION = 1
+VERSION = 2
 
 
-def _interval(interval: Interval) -> dict[str, float]:
-    return {"value": interval.value, "low": interval.low, "high": interval.high}
+def _interval(interval: Interval | None) -> dict[str, float] | None:
+    return None if interval is None else {"value": interval.value, "low": interval.low, "high": interval.high}
 
 
-def _arm(arm: ArmResult) -> dict[str, Any]:
-    out: dict[str, Any] = {"key": arm.key, "experiment": arm.experiment, "case": arm.case, "variant": arm.variant,
-                           "runtime": arm.runtime,
-                           "runtime_info": arm.info, "params": arm.params, "processes_ok": arm.ok_runs,
-                           "processes_failed": arm.failed_runs, "unit": "ns per iteration"}
-    if arm.estimate:
-        out.update({"median": _interval(arm.estimate.median), "mean": _interval(arm.estimate.mean),
-                    "min": _interval(arm.estimate.min), "samples": arm.estimate.samples,
-                    "warmup_curve": arm.warmup_curve})
-    out["metrics"] = {name: {"unit": unit, "median": _interval(e.median), "mean": _interval(e.mean)}
-                      for name, (e, unit) in arm.metrics.items()}
-    return out
+def _summary(summary: ArmSummary | None) -> dict[str, Any] | None:
+    if summary is None:
+        return None
+    return {"value": summary.value, "low": summary.interval.low if summary.interval else None,
+            "high": summary.interval.high if summary.interval else None, "level": stats.ARM_LEVEL,
+            "processes": summary.processes, "note": summary.note}
 
 
-def document(analysis: Analysis) -> dict[str, Any]:
-    session = analysis.session
+def _arm(arm: ArmResult, runs: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
+    pooled = arm.pooled
     return {
-        "format": FORMAT, "version": VERSION,
-        "session": {k: session[k] for k in ("id", "created", "finished", "status", "seed", "argv", "options")},
-        "host": session["host"],
-        "delta": analysis.delta,
-        "arms": [_arm(a) for a in analysis.arms],
-        "comparisons": [{"experiment": c.experiment, "case": c.case, "arm": c.arm.key, "baseline": c.baseline.key,
-                         "ratio": _interval(c.comparison.ratio), "verdict": c.verdict, "p_adjusted": c.p_adjusted,
-                         "minimal_detectable_effect": c.comparison.mde} for c in analysis.comparisons],
-        "claims": [{"id": c.claim.id, "experiment": c.experiment, "statement": c.claim.statement,
-                    "source": c.claim.source, "quote": c.claim.quote,
-                    "expected": {"min": c.claim.min, "max": c.claim.max}, "verdict": c.verdict, "note": c.note,
-                    "metric": c.claim.metric or None,
-                    "instances": [{"numerator": i.numerator.key,
-                                   "denominator": i.denominator.key if i.denominator else None,
-                                   "ratio": _interval(i.comparison.ratio), "verdict": i.verdict}
-                                  for i in c.instances]} for c in analysis.claims],
-        "failed_runs": [{"arm": f.arm_key, "round": f.round, "reason": f.reason, "log_tail": f.log_tail}
-                        for f in analysis.failed],
+        "key": arm.key, "experiment": arm.id.experiment, "case": arm.id.case, "variant": arm.id.variant,
+        "runtime": arm.id.runtime, "runtime_info": arm.info, "params": arm.param_map, "method": arm.method,
+        "processes_ok": arm.ok_runs, "processes_failed": arm.failed_runs, "unit": "ns per iteration",
+        "estimate": _summary(arm.summary),
+        "statistics": {"median": float(sorted(pooled)[len(pooled) // 2]) if pooled else None,
+                       "mean": sum(pooled) / len(pooled) if pooled else None,
+                       "min": min(pooled) if pooled else None, "samples": len(pooled)},
+        "metrics": {name: {"unit": unit, **(_summary(summary) or {})} for name, (summary, unit) in arm.metrics.items()},
+        "steady_state": arm.steady_counts,
+        "runs": runs.get(arm.row_id, []),
     }
 
 
-def read_document(data: dict[str, Any]) -> dict[str, Any]:
-    """Accept every version this versus has written; upgrade older ones to the current shape."""
-    if data.get("format") != FORMAT:
-        raise ValueError(f"not a versus session document (format {data.get('format')!r})")
-    if not isinstance(data.get("version"), int) or data["version"] > VERSION:
-        raise ValueError(f"document version {data.get('version')!r} is newer than this versus ({VERSION})")
-    return data
+def _decision(judged: Judged) -> dict[str, Any]:
+    decision = judged.decision
+    return {"verdict": decision.verdict, "ratio": _interval(decision.interval), "level": decision.level,
+            "rounds": decision.n, "paired": decision.paired, "note": decision.note,
+            "rounds_needed": decision.rounds_needed, "seconds_needed": judged.seconds_needed,
+            "minimal_detectable_effect": decision.mde}
+
+
+def _runs(analysis: Analysis, store_runs: list[Any]) -> dict[int, list[dict[str, Any]]]:
+    by_arm: dict[int, list[dict[str, Any]]] = {}
+    for run in store_runs:
+        by_arm.setdefault(run.arm_id, []).append({
+            "round": run.round, "status": run.status, "reason": run.reason, "exit_code": run.exit_code,
+            "wall_ns": run.wall_ns, "started": run.started, "hello": run.hello, "log_tail": run.log_tail,
+            "samples": [[ns, inner, warm] for _, ns, inner, warm in run.samples],
+            "metrics": [[name, value, unit] for name, value, unit in run.metrics],
+            "checks": [[value, expected, ok] for value, expected, ok in (run.checks or [])]})
+    return by_arm
+
+
+def document(analysis: Analysis, store_runs: list[Any]) -> dict[str, Any]:
+    session = analysis.session
+    runs = _runs(analysis, store_runs)
+    keep = ("id", "created", "finished", "status", "seed", "argv", "options", "plan", "versus", "lacks")
+    return clean({
+        "format": FORMAT, "version": VERSION,
+        "session": {k: session.get(k) for k in keep},
+        "host": session["host"],
+        "definitions": session.get("definitions", {}),
+        "delta": analysis.delta, "alpha": stats.ALPHA, "sequential": analysis.sequential, "stopped": analysis.stopped,
+        "arms": [_arm(a, runs) for a in analysis.arms],
+        "comparisons": [{"experiment": c.item.experiment, "by": c.item.by, "arm": c.numerator.key,
+                         "baseline": c.denominator.key if c.denominator else None, **_decision(c)}
+                        for c in analysis.comparisons],
+        "claims": [{"id": c.claim.id, "experiment": c.experiment, "statement": c.claim.statement,
+                    "source": c.claim.source, "quote": c.claim.quote, "metric": c.claim.metric or None,
+                    "expected": {"min": c.claim.min, "max": c.claim.max}, "verdict": c.verdict, "note": c.note,
+                    "instances": [{"numerator": i.numerator.key,
+                                   "denominator": i.denominator.key if i.denominator else None, **_decision(i)}
+                                  for i in c.instances]} for c in analysis.claims],
+        "failed_runs": [{"arm": f.arm_key, "round": f.round, "reason": f.reason, "log_tail": f.log_tail}
+                        for f in analysis.failed],
+    })
+
+
+def clean(value: Any) -> Any:
+    """JSON has no NaN or Infinity: they become null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean(v) for v in value]
+    return value
+
+
+def dumps(doc: dict[str, Any]) -> str:
+    return json.dumps(clean(doc), indent=1, allow_nan=False, ensure_ascii=False)

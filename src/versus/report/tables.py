@@ -1,10 +1,14 @@
-"""The report's tables as plain data; terminal.py and markdown.py only render them."""
+"""The report's tables as plain data; terminal.py, markdown.py and html.py only render them."""
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 
-from ..analyze import Analysis, ComparisonResult
+from .. import stats, steady
+from ..analyze import Analysis, ArmResult, ClaimResult, Judged
 from . import units
+
+UNDECIDED = "inconclusive"
 
 
 @dataclass
@@ -15,91 +19,203 @@ class Table:
     note: str = ""
 
 
-def case_tables(analysis: Analysis) -> list[Table]:
-    by_arm: dict[int, ComparisonResult] = {c.arm.id: c for c in analysis.comparisons}
-    tables = []
-    for experiment in dict.fromkeys(a.experiment for a in analysis.arms):
-        for case in dict.fromkeys(a.label for a in analysis.arms if a.experiment == experiment):
-            arms = [a for a in analysis.arms if a.experiment == experiment and a.label == case]
-            arms.sort(key=lambda a: a.estimate.median.value if a.estimate else float("inf"))
-            baseline = next((c.baseline.runtime for c in analysis.comparisons
-                             if c.experiment == experiment and c.case == case), "")  # c.case is the label
-            table = Table(f"{experiment} · {case}",
-                          ["runtime", "median per iteration [95% CI]", "min", "mean", "processes",
-                           f"time vs {baseline or 'baseline'} [95% CI]", "verdict"])
-            for arm in arms:
-                runs = f"{arm.ok_runs}" + (f" ({arm.failed_runs} failed)" if arm.failed_runs else "")
-                if arm.estimate is None:
-                    table.rows.append([arm.runtime, "no valid runs", "", "", runs, "", ""])
-                    continue
-                comparison = by_arm.get(arm.id)
-                table.rows.append([
-                    arm.runtime, units.duration_ci(arm.estimate.median), units.duration(arm.estimate.min.value),
-                    units.duration(arm.estimate.mean.value), runs,
-                    units.ratio(comparison.comparison.ratio) if comparison else "baseline",
-                    _verdict(comparison) if comparison else ""])
-            tables.append(table)
-    return tables
+def _when(timestamp: float | None) -> str:
+    if not timestamp:
+        return "?"
+    return datetime.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
 
 
-def _verdict(comparison: ComparisonResult) -> str:
-    if comparison.verdict == "inconclusive":
-        return f"inconclusive (could detect ≥ {comparison.comparison.mde:.1%})"
-    return comparison.verdict
+def header_lines(analysis: Analysis) -> list[str]:
+    session, host = analysis.session, analysis.session.get("host") or {}
+    lines = [f"session {session['id']} ({session['status']}), seed {session['seed']}, "
+             f"{_when(session.get('created'))} to {_when(session.get('finished'))}"]
+    facts = [str(host[k]) for k in ("cpu",) if host.get(k)]
+    if host.get("cores"):
+        facts.append(f"{host['cores']} cores")
+    if host.get("load"):
+        facts.append("load " + " ".join(str(x) for x in host["load"]))
+    if host.get("governor") and host["governor"] != "unknown":
+        facts.append(f"governor {host['governor']}")
+    if host.get("kernel"):
+        facts.append(f"kernel {host['kernel']}")
+    if facts:
+        lines.append("host: " + ", ".join(facts))
+    budget = (session.get("plan") or {}).get("budget")
+    if budget:
+        lines.append(f"budget: {units.seconds(float(budget))}; stopped because {analysis.stopped or 'it finished'}")
+    how = ("sequential, paired by round" if analysis.sequential else "judged once, at the size measured")
+    lines.append(f"verdicts: {how}; practical threshold ±{analysis.delta:.0%}; error rate {stats.ALPHA:.0%} per "
+                 "experiment for its comparisons and for its claims; each interval at the level that decided it")
+    if analysis.lacks:
+        lines.append(f"this session lacks {analysis.lacks}")
+    return lines
 
 
-def metric_table(analysis: Analysis) -> Table | None:
-    table = Table("metrics", ["experiment · case", "runtime", "metric", "median [95% CI]"])
-    for arm in analysis.arms:
-        for name, (estimate, unit) in arm.metrics.items():
-            median = estimate.median
-            table.rows.append([f"{arm.experiment} · {arm.label}", arm.runtime, name,
-                               f"{units.number(median.value, unit)} [{median.low:.4g}, {median.high:.4g}]"])
-    return table if table.rows else None
+def _short(arm: ArmResult) -> str:
+    return f"{arm.id.runtime} {arm.label}"
+
+
+def instance_what(judged: Judged) -> str:
+    claim = judged.item.claim
+    if judged.denominator is None:
+        return f"{claim.metric if claim else ''} of {_short(judged.numerator)}"
+    return f"{_short(judged.numerator)} ÷ {_short(judged.denominator)}"
+
+
+def expected(result: ClaimResult) -> str:
+    claim = result.claim
+    if claim.denominator is None:
+        return units.metric_bounds(claim.min, claim.max)
+    return units.bounds(claim.min, claim.max)
+
+
+def verdict_text(judged: Judged) -> str:
+    decision = judged.decision
+    if decision.decided:
+        return decision.verdict
+    more = units.undecided(decision, judged.seconds_needed, judged.item.claim is None)
+    return f"{UNDECIDED} ({more})" if more else UNDECIDED
+
+
+def measured(judged: Judged) -> str:
+    """The measured ratio (or metric) with the interval that decided it."""
+    text = units.ratio(judged.decision)
+    return text.replace("×", "") if judged.denominator is None else text
+
+
+def claim_counts(analysis: Analysis) -> str:
+    measured_claims = [c for c in analysis.claims if c.verdict != "not measured"]
+    decided = [c for c in measured_claims if c.verdict in ("holds", "does not hold")]
+    holds = sum(1 for c in decided if c.verdict == "holds")
+    return (f"{len(decided)} of {len(measured_claims)} measured claims decided: {holds} hold, "
+            f"{len(decided) - holds} do not hold")
 
 
 def claim_table(analysis: Analysis) -> Table | None:
-    table = Table("claims", ["claim", "verdict", "expected", "measured ratio [95% CI]", "arms"])
+    if not analysis.claims:
+        return None
+    table = Table("claims", ["claim", "statement", "expected", "verdict", "measured [interval at its level]", "arms"],
+                  note=claim_counts(analysis) + "; ratio = the first arm ÷ the second")
     for claim in analysis.claims:
-        expected = units.bounds(claim.claim.min, claim.claim.max)
+        head = [claim.claim.id, claim.claim.statement, expected(claim)]
         if not claim.instances:
-            table.rows.append([claim.claim.id, claim.verdict, expected, "", claim.note])
+            table.rows.append(head + [claim.verdict, claim.note, ""])
+            continue
         held = sum(1 for i in claim.instances if i.verdict == "holds")
+        summary = f"{claim.verdict} ({held}/{len(claim.instances)} hold)" if len(claim.instances) > 1 else claim.verdict
         for index, instance in enumerate(claim.instances):
-            head = [claim.claim.id, f"{claim.verdict} ({held}/{len(claim.instances)} hold)", expected] \
-                if index == 0 else ["", "", ""]
-            if instance.denominator is None:
-                what = f"{claim.claim.metric} of {_short(instance.numerator.key)}"
-                measured = f"{units.ratio(instance.comparison.ratio).replace('×', '')} {instance.verdict}"
-            else:
-                what = f"{_short(instance.numerator.key)} ÷ {_short(instance.denominator.key)}"
-                measured = f"{units.ratio(instance.comparison.ratio)} {instance.verdict}"
-            table.rows.append(head + [measured, what])
-    table.note = "ratio = time of the first arm ÷ time of the second; verdicts Holm-corrected across the session"
-    return table if analysis.claims else None
+            row = head + [summary] if index == 0 else ["", "", "", ""]
+            table.rows.append(row + [f"{measured(instance)}: {verdict_text(instance)}", instance_what(instance)])
+    return table
 
 
-def _short(key: str) -> str:
-    _, case, runtime = key.split("/", 2)
-    return f"{runtime} {case}"
+def _estimate(arm: ArmResult) -> str:
+    summary = arm.summary
+    if summary is None:
+        return "no valid runs"
+    if summary.interval is None:
+        return f"{units.duration(summary.value)} ({summary.note})"
+    return (f"{units.duration(summary.value)} [{units.duration(summary.interval.low)}, "
+            f"{units.duration(summary.interval.high)}]")
+
+
+def _runs(arm: ArmResult) -> str:
+    text = f"{arm.ok_runs}" + (f" ({arm.failed_runs} failed)" if arm.failed_runs else "")
+    unsteady = arm.steady_counts.get(steady.UNSTEADY, 0)
+    return text + (f", {unsteady} unsteady" if unsteady else "")
+
+
+def case_tables(analysis: Analysis) -> list[Table]:
+    by_arm = {c.numerator.index: c for c in analysis.comparisons if c.item.by == "runtime"}
+    tables = []
+    for experiment in dict.fromkeys(a.id.experiment for a in analysis.arms):
+        mine = [a for a in analysis.arms if a.id.experiment == experiment]
+        labels = list(dict.fromkeys(a.label for a in mine))
+        single = [a for a in mine if sum(1 for b in mine if b.label == a.label) == 1]
+        for label in labels:
+            arms = [a for a in mine if a.label == label]
+            if len(arms) == 1:
+                continue
+            arms.sort(key=lambda a: a.summary.value if a.summary else float("inf"))
+            baseline = next((c.denominator.id.runtime for c in analysis.comparisons if c.denominator is not None
+                             and c.item.by == "runtime" and c.numerator.id.experiment == experiment
+                             and c.numerator.label == label), "baseline")
+            table = Table(f"{experiment} · {label}", ["runtime", "per iteration [95% CI]", "processes",
+                                                      f"time ÷ {baseline} [interval at its level]", "verdict"])
+            for arm in arms:
+                comparison = by_arm.get(arm.index)
+                table.rows.append([arm.id.runtime, _estimate(arm), _runs(arm),
+                                   units.ratio(comparison.decision) if comparison else "baseline",
+                                   verdict_text(comparison) if comparison else ""])
+            tables.append(table)
+        if single:
+            table = Table(f"{experiment} · cases with one arm", ["case", "runtime", "per iteration [95% CI]", "processes"])
+            table.rows = [[a.label, a.id.runtime, _estimate(a), _runs(a)] for a in single]
+            tables.append(table)
+        tables += _case_baseline_tables(analysis, experiment)
+    return tables
+
+
+def _case_baseline_tables(analysis: Analysis, experiment: str) -> list[Table]:
+    mine = [c for c in analysis.comparisons if c.item.by == "case" and c.item.experiment == experiment]
+    if not mine:
+        return []
+    base_case = mine[0].denominator.id.case if mine[0].denominator else ""
+    table = Table(f"{experiment} · each case against {base_case}",
+                  ["runtime", "case", "per iteration", f"time ÷ {base_case} [interval at its level]", "verdict"])
+    for comparison in mine:
+        arm = comparison.numerator
+        table.rows.append([arm.id.runtime + (f" [{arm.id.variant}]" if arm.id.variant else ""), arm.id.case,
+                           _estimate(arm), units.ratio(comparison.decision), verdict_text(comparison)])
+    return [table]
+
+
+def metric_table(analysis: Analysis) -> Table | None:
+    table = Table("metrics", ["experiment · case", "runtime", "metric", "median of processes [95% CI]"])
+    for arm in analysis.arms:
+        for name, (summary, unit) in arm.metrics.items():
+            shown = summary.interval
+            value = units.number(summary.value, unit)
+            text = f"{value} [{shown.low:.4g}, {shown.high:.4g}]" if shown else f"{value} ({summary.note})"
+            table.rows.append([f"{arm.id.experiment} · {arm.label}", arm.id.runtime, name, text])
+    return table if table.rows else None
+
+
+def steady_table(analysis: Analysis) -> Table | None:
+    table = Table("processes that did not settle", ["arm", "processes", "classes"],
+                  note="a shift of ≥ 2% among the measured samples (docs/method.md, steady state)")
+    for arm in analysis.arms:
+        counts = arm.steady_counts
+        if counts.get(steady.UNSTEADY) or counts.get(steady.SLOWDOWN):
+            table.rows.append([arm.key, str(arm.ok_runs), ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))])
+    return table if table.rows else None
 
 
 def failed_table(analysis: Analysis) -> Table | None:
     table = Table("failed process runs", ["arm", "round", "reason", "last log line"])
     for failed in analysis.failed:
-        last = (failed.log_tail.strip().splitlines() or [""])[-1][:100]
+        last = (failed.log_tail.strip().split("\n") or [""])[-1][:100]
         table.rows.append([failed.arm_key, str(failed.round), failed.reason, last])
     return table if table.rows else None
 
 
+def experiment_summaries(analysis: Analysis) -> list[str]:
+    lines = []
+    for experiment in dict.fromkeys(a.id.experiment for a in analysis.arms):
+        arms = [a for a in analysis.arms if a.id.experiment == experiment]
+        comparisons = [c for c in analysis.comparisons if c.item.experiment == experiment]
+        counts: dict[str, int] = {}
+        for comparison in comparisons:
+            counts[comparison.verdict] = counts.get(comparison.verdict, 0) + 1
+        failed = sum(a.failed_runs for a in arms)
+        runs = sum(len(a.processes) for a in arms)
+        verdicts = ", ".join(f"{v} {k}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
+        lines.append(f"{experiment}: {len(arms)} arms, {runs} process runs" + (f" ({failed} failed)" if failed else "")
+                     + (f"; {len(comparisons)} comparisons: {verdicts}" if comparisons else ""))
+    return lines
+
+
 def all_tables(analysis: Analysis) -> list[Table]:
-    extra = [metric_table(analysis), claim_table(analysis), failed_table(analysis)]
-    return case_tables(analysis) + [t for t in extra if t is not None]
-
-
-def header_lines(analysis: Analysis) -> list[str]:
-    session, host = analysis.session, analysis.session["host"]
-    return [f"session {session['id']} ({session['status']}), seed {session['seed']}",
-            f"host: {host.get('cpu')}, {host.get('cores')} cores, load {host.get('load')}, "
-            f"governor {host.get('governor')}, kernel {host.get('kernel')}",
-            f"verdicts: practical threshold ±{analysis.delta:.0%}, 95% hierarchical bootstrap CIs, Holm-corrected"]
+    extra = [metric_table(analysis), steady_table(analysis), failed_table(analysis)]
+    claims = claim_table(analysis)
+    return ([claims] if claims else []) + case_tables(analysis) + [t for t in extra if t is not None]

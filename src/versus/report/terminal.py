@@ -1,36 +1,66 @@
-"""The report on a terminal, with rich."""
+"""The report on a terminal: what fits a screen or two. The Markdown and HTML reports hold the rest."""
 from __future__ import annotations
 
 from typing import TextIO
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table as RichTable
 
 from ..analyze import Analysis
-from .tables import Table, all_tables, header_lines
+from .tables import Table, all_tables, case_tables, claim_table, experiment_summaries, failed_table, header_lines
 
 _STYLES = {"holds": "green", "does not hold": "red", "faster": "green", "slower": "red", "same": "cyan"}
+SMALL = 40  # arms: a session this small shows its case tables in full
+FAILED_SHOWN = 10
 
 
-def render(analysis: Analysis, stream: TextIO) -> None:
-    render_tables(header_lines(analysis), all_tables(analysis), stream)
+def render(analysis: Analysis, stream: TextIO, full_report: str = "") -> None:
+    console = Console(file=stream, width=None if stream.isatty() else 160, highlight=False)
+    for line in header_lines(analysis):
+        console.print(escape(line))
+    claims = claim_table(analysis)
+    if claims:
+        _table(console, claims)
+    for line in experiment_summaries(analysis):
+        console.print(escape(line))
+    if len(analysis.arms) <= SMALL:
+        for table in case_tables(analysis):
+            _table(console, table)
+    failed = failed_table(analysis)
+    if failed:
+        shown = Table(failed.title, failed.headers, failed.rows[:FAILED_SHOWN], note=(
+            f"{len(failed.rows) - FAILED_SHOWN} more in the full report" if len(failed.rows) > FAILED_SHOWN else ""))
+        _table(console, shown)
+    if full_report:
+        console.print(escape(f"full report: {full_report}"))
 
 
 def render_tables(lines: list[str], tables: list[Table], stream: TextIO) -> None:
-    console = Console(file=stream, width=200 if not stream.isatty() else None)
+    console = Console(file=stream, width=None if stream.isatty() else 160, highlight=False)
     for line in lines:
-        console.print(line, highlight=False)
+        console.print(escape(line))
     for table in tables:
-        rich_table = RichTable(title=table.title, caption=table.note or None, title_justify="left")
-        for header in table.headers:
-            rich_table.add_column(header)
-        for row in table.rows:
-            rich_table.add_row(*[_styled(cell) for cell in row])
-        console.print(rich_table)
+        _table(console, table)
+
+
+def render_all(analysis: Analysis, stream: TextIO) -> None:
+    render_tables(header_lines(analysis), all_tables(analysis), stream)
+
+
+def _table(console: Console, table: Table) -> None:
+    rich_table = RichTable(title=escape(table.title), caption=escape(table.note) if table.note else None,
+                           title_justify="left")
+    for header in table.headers:
+        rich_table.add_column(escape(header))
+    for row in table.rows:
+        rich_table.add_row(*[_styled(cell) for cell in row])
+    console.print(rich_table)
 
 
 def _styled(cell: str) -> str:
+    """Every string is escaped: `[/x]` in a log line or `[method]` in a reason is text, not markup."""
     for word, style in _STYLES.items():
         if cell.startswith(word) or cell.endswith(" " + word):
-            return f"[{style}]{cell.replace('[', chr(92) + '[')}[/{style}]"
-    return cell.replace("[", "\\[")
+            return f"[{style}]{escape(cell)}[/{style}]"
+    return escape(cell)

@@ -1,32 +1,76 @@
-"""Human units for times and ratios."""
+"""Human units for times, ratios, levels and verdicts."""
 from __future__ import annotations
 
-from ..stats import Interval
+import math
+
+from ..stats import Decision, Interval
 
 
 def duration(ns: float) -> str:
+    if not math.isfinite(ns):
+        return "–"
     for limit, unit, scale in ((1e3, "ns", 1.0), (1e6, "µs", 1e3), (1e9, "ms", 1e6)):
         if abs(ns) < limit:
             return f"{ns / scale:.3g} {unit}"
     return f"{ns / 1e9:.3g} s"
 
 
-def duration_ci(interval: Interval) -> str:
-    return f"{duration(interval.value)} [{duration(interval.low)}, {duration(interval.high)}]"
+def seconds(value: float) -> str:
+    if value < 90:
+        return f"{value:.0f} s"
+    if value < 5400:
+        return f"{value / 60:.0f} min"
+    return f"{value / 3600:.1f} h"
 
 
-def ratio(interval: Interval) -> str:
-    if interval.low != interval.low:  # NaN: a single value per side
-        return f"{interval.value:.3g}× [no CI: one process]"
-    return f"{interval.value:.3g}× [{interval.low:.3g}, {interval.high:.3g}]"
+def number(value: float, unit: str = "") -> str:
+    return f"{value:.4g} {unit}".strip()
 
 
-def number(value: float, unit: str) -> str:
-    text = f"{value:.4g}"
-    return f"{text} {unit}".strip()
+def interval(value: Interval, fmt: str = "{:.3g}") -> str:
+    return f"{fmt.format(value.value)} [{fmt.format(value.low)}, {fmt.format(value.high)}]"
+
+
+def level(value: float) -> str:
+    """0.9987 → '99.87%': as many digits as it takes to show how far from 100% it is."""
+    if value <= 0:
+        return ""
+    miss = 1 - value
+    digits = max(0, -math.floor(math.log10(miss)) - 1) if miss > 0 else 0
+    return f"{100 * value:.{min(digits, 6)}f}%"
+
+
+def ratio(decision: Decision) -> str:
+    """The ratio with the interval that decided it (and its level), or the words saying why there is none."""
+    shown = decision.interval
+    if shown is None:
+        return decision.note or "no interval"
+    if decision.note:
+        return f"{shown.value:.3g}× ({decision.note})"
+    return f"{shown.value:.3g}× [{shown.low:.3g}, {shown.high:.3g}] at {level(decision.level)}"
 
 
 def bounds(low: float | None, high: float | None) -> str:
     if low is not None and high is not None:
         return f"{low:g}× to {high:g}×"
     return f"≥ {low:g}×" if low is not None else f"≤ {high:g}×"
+
+
+def metric_bounds(low: float | None, high: float | None) -> str:
+    if low is not None and high is not None:
+        return f"{low:g} to {high:g}"
+    return f"≥ {low:g}" if low is not None else f"≤ {high:g}"
+
+
+def undecided(decision: Decision, seconds_needed: float | None, comparison: bool) -> str:
+    """What it would take: the MDE, or the rounds (and time) the next decision needs."""
+    parts = []
+    if comparison and decision.mde is not None and math.isfinite(decision.mde):
+        parts.append(f"could detect ≥ {decision.mde:.1%}")
+    if decision.rounds_needed is not None:
+        more = decision.rounds_needed - decision.n
+        when = f" (about {seconds(seconds_needed)})" if seconds_needed else ""
+        parts.append(f"needs ~{more} more rounds{when}")
+    elif decision.interval is not None and not decision.note:
+        parts.append("the estimate sits on the threshold")
+    return "; ".join(parts)

@@ -1,6 +1,8 @@
-"""Runtimes: specs, discovery on this machine, and fetching JVM-hosted ones from Maven Central."""
-from .model import Runtime
-from .resolve import Resolution, resolve, resolve_strict
-from .spec import RuntimeSpec, parse_spec, parse_specs
+"""Runtimes: specs, families (found on this machine or fetched from Maven Central), resolution."""
+from .families import FAMILIES, family
+from .model import Runtime, runtime_name
+from .resolve import Resolution, found_here, resolve
+from .spec import RuntimeSpec, parse_spec
 
-__all__ = ["Resolution", "Runtime", "RuntimeSpec", "parse_spec", "parse_specs", "resolve", "resolve_strict"]
+__all__ = ["FAMILIES", "Resolution", "Runtime", "RuntimeSpec", "family", "found_here", "parse_spec", "resolve",
+           "runtime_name"]

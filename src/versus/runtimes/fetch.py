@@ -9,11 +9,8 @@ import zipfile
 from pathlib import Path
 
 from ..errors import FetchError
+from ..paths import cache_dir
 from .catalog import Artifact
-
-
-def cache_dir() -> Path:
-    return Path(os.environ.get("VERSUS_CACHE") or Path.home() / ".cache" / "versus")
 
 
 def sha256_of(path: Path) -> str:
@@ -42,7 +39,11 @@ def fetch_artifact(artifact: Artifact) -> Path:
                              "install it with: apt-get install -y maven")
         command = [mvn, "-q", "-B", "-C", "dependency:get", f"-Dartifact={artifact.coordinate}",
                    "-Dtransitive=false", f"-Dmaven.repo.local={repo}"]
-        result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        try:
+            result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise FetchError(f"mvn could not fetch {artifact.coordinate}: {error}",
+                             "check that Maven Central is reachable (mvn -v; ~/.m2/settings.xml)") from None
         if result.returncode != 0 or not source.exists():
             tail = (result.stdout + result.stderr).strip().splitlines()[-5:]
             raise FetchError(f"mvn could not fetch {artifact.coordinate}: " + " / ".join(tail),
@@ -65,8 +66,11 @@ def extract_lib(jar: Path, name: str) -> Path:
     if marker.exists():
         return home
     home.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(jar) as archive:
-        members = [m for m in archive.namelist() if m.startswith("Lib/")]
-        archive.extractall(home, members)
+    try:
+        with zipfile.ZipFile(jar) as archive:
+            members = [m for m in archive.namelist() if m.startswith("Lib/")]
+            archive.extractall(home, members)
+    except (OSError, zipfile.BadZipFile) as error:
+        raise FetchError(f"cannot unpack Lib/ of {jar}: {error}", f"delete {jar} and {home}, then run again") from None
     marker.write_text(jar.name)
     return home

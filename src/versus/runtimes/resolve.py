@@ -1,20 +1,32 @@
 """Turn runtime specs into runtimes: found on this machine, or fetched into the cache."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
-from ..errors import FetchError, RuntimeNotFound
-from . import discover
-from .catalog import CATALOG, Fetchable
-from .fetch import cache_dir, extract_lib, fetch_artifact
+from ..errors import FetchError
+from ..paths import cache_dir
+from .catalog import Fetchable
+from .families import FAMILIES, family
+from .fetch import extract_lib, fetch_artifact
 from .model import Runtime
-from .spec import JVM_HOSTED, RuntimeSpec, version_key
+from .spec import RuntimeSpec, version_key
 
 
 @dataclass
 class Resolution:
     runtimes: list[Runtime] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # why a spec gave nothing, or fewer pairs
+
+
+@functools.cache
+def installed(name: str) -> tuple[Runtime, ...]:
+    """What a family finds on this machine (probed once per process)."""
+    return tuple(family(name).discover())
+
+
+def found_here() -> list[Runtime]:
+    return [r for name in FAMILIES for r in installed(name)]
 
 
 def _newest_per_minor(runtimes: list[Runtime]) -> list[Runtime]:
@@ -33,8 +45,8 @@ def _pick(spec: RuntimeSpec, candidates: list[Runtime]) -> list[Runtime]:
     return [max(matching, key=lambda r: version_key(r.version))]
 
 
-def _jdk_for(version: str) -> Runtime | None:
-    picked = _pick(RuntimeSpec("java", version), discover.find_jdks())
+def jdk_for(version: str) -> Runtime | None:
+    picked = _pick(RuntimeSpec("java", version), list(installed("java")))
     return picked[0] if picked else None
 
 
@@ -49,33 +61,30 @@ def _hosted(entry: Fetchable, spec: RuntimeSpec, jdk: Runtime, fetch: bool) -> R
     # Implied flags shape the launch but not the name: jython@2.5.0 always runs with them.
     details = {"cachedir": str(cachedir), "implied": ",".join(entry.implied_flags)}
     return Runtime(entry.family, entry.version, jdk.executable, f"maven:{entry.jar.coordinate}", spec.flags,
-                   jdk.version, jar, home, entry.min_jdk, entry.note, details=details)
+                   jdk.version, jar, home, details=details)
 
 
 def resolve(spec: RuntimeSpec, default_jdks: list[str], fetch: bool = True) -> Resolution:
     """Every runtime a spec names; JVM-hosted ones once per JDK that can run them."""
     out = Resolution()
-    if spec.family not in JVM_HOSTED:
-        found = discover.find_all()
-        picked = _pick(spec, found)
+    kind = family(spec.family)
+    if not kind.jvm_hosted:
+        picked = _pick(spec, list(installed(spec.family)))
         out.runtimes = [Runtime(r.family, r.version, r.executable, r.source, spec.flags, r.jdk_version,
                                 details=r.details) for r in picked]
         if not picked:
-            out.notes.append(f"{spec}: not found on this machine ({_install_hint(spec.family)})")
+            out.notes.append(f"{spec}: not found on this machine ({kind.install_hint})")
         return out
-    entries = [e for e in CATALOG if e.family == spec.family and spec.matches_version(e.version)]
+    entries = [e for e in kind.catalog if spec.matches_version(e.version)]
     if spec.version == "":
         entries = entries[-1:]
     if not entries:
-        debian = _pick(spec, discover.find_debian_jvm_hosted())
-        out.runtimes = debian
-        if not debian:
-            known = ", ".join(f"{e.family}@{e.version}" for e in CATALOG if e.family == spec.family)
-            out.notes.append(f"{spec}: not a version versus can fetch (it can fetch {known})")
+        known = ", ".join(f"{e.family}@{e.version}" for e in kind.catalog)
+        out.notes.append(f"{spec}: not a version versus can fetch (it can fetch {known})")
         return out
     for entry in entries:
         for wanted in ([spec.jdk] if spec.jdk else default_jdks):
-            jdk = _jdk_for(wanted)
+            jdk = jdk_for(wanted)
             if jdk is None:
                 out.notes.append(f"{spec}: no JDK java@{wanted} on this machine")
             elif int(jdk.jdk_major) < entry.min_jdk:
@@ -87,22 +96,3 @@ def resolve(spec: RuntimeSpec, default_jdks: list[str], fetch: bool = True) -> R
                 except FetchError as error:
                     out.notes.append(f"{entry.family}@{entry.version}: {error.message}")
     return out
-
-
-def resolve_strict(spec: RuntimeSpec, default_jdks: list[str]) -> list[Runtime]:
-    result = resolve(spec, default_jdks)
-    if not result.runtimes:
-        raise RuntimeNotFound(f"no runtime matches {spec}: " + "; ".join(result.notes),
-                              "see `versus runtimes` for what is found and what can be fetched")
-    return result.runtimes
-
-
-def _install_hint(family: str) -> str:
-    return {
-        "pypy": "install it with: apt-get install -y pypy3",
-        "cruby": "install it with: apt-get install -y ruby",
-        "cpython": "install it with pyenv, or apt-get install -y python3",
-        "go": "install it with: apt-get install -y golang",
-        "rust": "install it with: apt-get install -y cargo",
-        "java": "install a JDK under /usr/lib/jvm, e.g. apt-get install -y openjdk-17-jdk-headless",
-    }.get(family, "see `versus runtimes`")

@@ -6,20 +6,6 @@ from dataclasses import dataclass, field
 
 from ..errors import UsageError
 
-FAMILIES = ("cpython", "pypy", "jython", "cruby", "jruby", "java", "go", "rust")
-JVM_HOSTED = ("jython", "jruby")
-
-# Flags each family understands, with what they mean (shown by `versus runtimes`).
-C1 = "-XX:TieredStopAtLevel=1"  # C1 only: the heir of the client compiler (-client) of Java 6
-
-FLAGS: dict[str, dict[str, str]] = {
-    "cruby": {"yjit": "--yjit"},
-    "jruby": {"int": "interpreter (-X-C)", "jit": "compiler (-X+C)", "c1": f"JVM with the C1 compiler only ({C1})"},
-    "jython": {"pythreading": "a threading module in Python around ReentrantLock, shaped like 2.5.0's",
-               "c1": f"JVM with the C1 compiler only ({C1})"},
-    "java": {"int": "-Xint (bytecode interpreter only)", "c1": f"C1 compiler only ({C1})"},
-}
-
 _SPEC = re.compile(r"^(?P<family>[a-z]+)(?:@(?P<version>[0-9A-Za-z.*]+|\*))?(?P<flags>(?:\+[a-z0-9_]+)*)$")
 
 
@@ -71,20 +57,18 @@ def parse_spec(text: str) -> RuntimeSpec:
     if not match:
         raise UsageError(f"bad runtime spec {text!r}",
                          "write family@version[+flag][/java@N], e.g. cpython@3.11, cruby@3.1+yjit, jruby@10.1.1.0/java@25")
+    from .families import FAMILIES
+
     family = match["family"]
     if family not in FAMILIES:
-        raise UsageError(f"unknown runtime family {family!r} in {text!r}",
-                         "families are: " + ", ".join(FAMILIES))
+        raise UsageError(f"unknown runtime family {family!r} in {text!r}", "families are: " + ", ".join(FAMILIES))
+    known = FAMILIES[family].flags
     flags = tuple(f for f in match["flags"].split("+") if f)
     for flag in flags:
-        if flag not in FLAGS.get(family, {}):
-            known = ", ".join("+" + f for f in FLAGS.get(family, {})) or "none"
-            raise UsageError(f"unknown flag +{flag} for {family} in {text!r}", f"flags for {family}: {known}")
-    if jdk and family not in JVM_HOSTED:
-        raise UsageError(f"{text!r}: only JVM-hosted runtimes ({', '.join(JVM_HOSTED)}) take a /java@N",
-                         f"drop the /java@{jdk}")
+        if flag not in known:
+            listed = ", ".join("+" + f for f in known) or "none"
+            raise UsageError(f"unknown flag +{flag} for {family} in {text!r}", f"flags for {family}: {listed}")
+    if jdk and not FAMILIES[family].jvm_hosted:
+        hosted = ", ".join(name for name, f in FAMILIES.items() if f.jvm_hosted)
+        raise UsageError(f"{text!r}: only JVM-hosted runtimes ({hosted}) take a /java@N", f"drop the /java@{jdk}")
     return RuntimeSpec(family, match["version"] or "", flags, jdk)
-
-
-def parse_specs(text: str) -> list[RuntimeSpec]:
-    return [parse_spec(part) for part in text.split(",") if part.strip()]

@@ -1,0 +1,23 @@
+"""The runtime families versus knows, one module each. A new family is a module here and a line below."""
+from __future__ import annotations
+
+from ...errors import UsageError
+from ..family import Family
+from .c import Clang, Gcc
+from .go import Go
+from .java import Java
+from .jruby import JRuby
+from .jython import Jython
+from .python import CPython, PyPy
+from .ruby import CRuby
+from .rust import Rust
+
+FAMILIES: dict[str, Family] = {f.name: f for f in (CPython(), PyPy(), Jython(), CRuby(), JRuby(), Java(), Go(), Rust(),
+                                                      Gcc(), Clang())}
+
+
+def family(name: str) -> Family:
+    try:
+        return FAMILIES[name]
+    except KeyError:
+        raise UsageError(f"unknown runtime family {name!r}", "families are: " + ", ".join(FAMILIES)) from None

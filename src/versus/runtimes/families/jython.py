@@ -1,0 +1,48 @@
+"""Jython: jars fetched from Maven Central (pinned by SHA-256), run on a JDK of this machine."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..catalog import Artifact, Fetchable
+from ..family import Family
+from ..model import C1, Runtime
+
+# Jython 2.5.0's threading module is written in Python around ReentrantLock; versus keeps a copy
+# shaped like it here, so that +pythreading can put it in front of a later Jython's Java one.
+PYTHREADING = Path(__file__).parent / "pythreading"
+
+_JYTHON_251 = Artifact("org.python", "jython-standalone", "2.5.1",
+                       "615ae075739cd6ad21f9e565607315257360945c54c37636f2d971d9fe595ef5")
+
+
+class Jython(Family):
+    name = "jython"
+    program = "python2"
+    jvm_hosted = True
+    flags = {"pythreading": "a threading module in Python around ReentrantLock, shaped like 2.5.0's",
+             "c1": f"JVM with the C1 compiler only ({C1})"}
+    catalog = (
+        Fetchable("jython", "2.5.0",
+                  Artifact("org.python", "jython", "2.5.0",
+                           "1c15aab3c433bb1ca367e23062ffb1de567fce8749c1eb92533dbce4e0e9947b"),
+                  lib_from=_JYTHON_251, implied_flags=("pythreading",),
+                  note="runs with the 2.5.1 standalone jar's Lib and versus's 2.5.0-shaped threading module"),
+        Fetchable("jython", "2.5.1", _JYTHON_251),
+        Fetchable("jython", "2.5.2",
+                  Artifact("org.python", "jython-standalone", "2.5.2",
+                           "81df6a44e89bcbe4967e1c9736b57c6fae290de7083988da437dd580fbf46b50")),
+        Fetchable("jython", "2.7.4",
+                  Artifact("org.python", "jython-standalone", "2.7.4",
+                           "1fba1769effcc8b19f5e10436bc8274a158ce988559f257927c24c73bb137f3c")),
+    )
+
+    def launch(self, runtime: Runtime, program: Path, built: Path | None, helpers: Path) -> tuple[list[str], dict[str, str]]:
+        path = [str(helpers / "python"), str(program.parent)]
+        if "pythreading" in runtime.flags or "pythreading" in runtime.details.get("implied", ""):
+            path.insert(0, str(PYTHREADING))
+        argv = [str(runtime.executable), *runtime.jvm_flags(), "-Xss2m", "-cp", str(runtime.jar),
+                f"-Dpython.path={':'.join(path)}", f"-Dpython.cachedir={runtime.details.get('cachedir', '')}",
+                "-Dpython.console.encoding=UTF-8"]
+        if runtime.home:
+            argv.append(f"-Dpython.home={runtime.home}")
+        return argv + ["org.python.util.jython", str(program)], {}

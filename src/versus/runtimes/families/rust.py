@@ -1,0 +1,40 @@
+"""Rust: `cargo` on PATH; a program is a Cargo project (its Cargo.toml), built in release mode."""
+from __future__ import annotations
+
+import re
+import shutil
+import tomllib
+from pathlib import Path
+
+from ...errors import ExperimentError
+from ..family import BuildContext, Family, digest, probe, run_build
+from ..model import Runtime
+
+
+class Rust(Family):
+    name = "rust"
+    program = "rust"
+    install_hint = "install it with: apt-get install -y cargo"
+
+    def discover(self) -> list[Runtime]:
+        cargo = shutil.which("cargo")
+        match = re.search(r"cargo (\d+\.\d+\.\d+)", (probe([cargo, "--version"]) if cargo else None) or "")
+        return [Runtime("rust", match.group(1), Path(str(cargo)), "PATH")] if match else []
+
+    def build(self, runtime: Runtime, program: Path, context: BuildContext) -> Path | None:
+        if program.name != "Cargo.toml":
+            raise ExperimentError(f"a rust program is a Cargo.toml, not {program.name}",
+                                  'set [programs] rust = "…/Cargo.toml"')
+        try:
+            name = str(tomllib.loads(program.read_text())["package"]["name"])
+        except (OSError, tomllib.TOMLDecodeError, KeyError) as error:
+            raise ExperimentError(f"cannot read the package name of {program}: {error}",
+                                  "give it a [package] table with a name") from None
+        target = context.cache / "cargo-target" / digest(str(program.resolve()))
+        # cargo decides itself whether anything changed: it is quick when nothing did.
+        run_build([str(runtime.executable), "build", "--release", "--quiet", "--manifest-path", str(program),
+                   "--target-dir", str(target)], context, f"cargo build of {program}", "fix the build error above")
+        return target / "release" / name
+
+    def launch(self, runtime: Runtime, program: Path, built: Path | None, helpers: Path) -> tuple[list[str], dict[str, str]]:
+        return [str(built)], {}

@@ -1,0 +1,95 @@
+"""What a runtime family is: how its runtimes are found or fetched, built for and started.
+
+A family is one module under `families/` holding one `Family` subclass; `families/__init__.py` lists
+them. Adding a family is that module, its protocol helper and its tests (docs/extending.md).
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from ..errors import VersusError
+from ..executor import Executor
+from .catalog import Fetchable
+from .model import Runtime
+
+BUILD_TIMEOUT = 900.0  # seconds for one build (javac, cargo, mvn, cc) before it counts as failed
+
+
+@dataclass
+class BuildContext:
+    """What a build may use: the executor (every process goes through it) and the cache folder."""
+
+    executor: Executor
+    cache: Path
+    helpers: Path
+
+
+class Family:
+    name: ClassVar[str]
+    program: ClassVar[str]  # the [programs] key its runtimes run: python3, python2, ruby, java, go, rust, c
+    flags: ClassVar[dict[str, str]] = {}  # +flag → what it does, shown by `versus runtimes`
+    jvm_hosted: ClassVar[bool] = False  # runs on a JDK: its runtime names carry /java@N
+    catalog: ClassVar[tuple[Fetchable, ...]] = ()  # versions versus fetches from Maven Central
+    install_hint: ClassVar[str] = "see `versus runtimes`"
+
+    def program_family(self, runtime: Runtime) -> str:
+        return self.program
+
+    def discover(self) -> list[Runtime]:
+        """The runtimes of this family installed on this machine."""
+        return []
+
+    def build(self, runtime: Runtime, program: Path, context: BuildContext) -> Path | None:
+        """Compile `program` once for `runtime` (into the cache); what `launch` gets as `built`."""
+        return None
+
+    def launch(self, runtime: Runtime, program: Path, built: Path | None, helpers: Path) -> tuple[list[str], dict[str, str]]:
+        """argv and extra environment that run `program` on `runtime`."""
+        raise NotImplementedError
+
+
+def probe(argv: list[str], timeout: float = 15) -> str | None:
+    """stdout of a quick version probe, or None when the tool is absent or fails."""
+    return _probe(tuple(argv), timeout)
+
+
+@functools.cache
+def _probe(argv: tuple[str, ...], timeout: float) -> str | None:
+    try:
+        done = subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout + done.stderr if done.returncode == 0 else None
+
+
+def digest(*parts: str | bytes | Path) -> str:
+    """A short hash naming a build in the cache: of paths' contents, or of strings."""
+    hashed = hashlib.sha256()
+    for part in parts:
+        if isinstance(part, Path):
+            hashed.update(str(part).encode())
+            hashed.update(part.read_bytes() if part.is_file() else b"")
+        else:
+            hashed.update(part.encode() if isinstance(part, str) else part)
+    return hashed.hexdigest()[:16]
+
+
+def run_build(argv: list[str], context: BuildContext, what: str, hint: str, cwd: Path | None = None) -> None:
+    """A build step through the executor, with a timeout; its failure is an error that says what broke."""
+    completed = context.executor.execute(argv, _build_env(), BUILD_TIMEOUT, cwd=cwd)
+    if completed.timed_out:
+        raise VersusError(f"{what} took longer than {BUILD_TIMEOUT:g} s and was stopped", hint)
+    if completed.exit_code != 0:
+        tail = (completed.stdout + "\n" + completed.stderr).strip().splitlines()[-15:]
+        raise VersusError(f"{what} failed:\n" + "\n".join(tail), hint)
+
+
+def _build_env() -> dict[str, str]:
+    import os
+
+    return dict(os.environ)

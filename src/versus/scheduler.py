@@ -1,0 +1,183 @@
+"""Which process runs come next: short rounds per group of compared arms, then sequential rounds
+within a time budget for the arms that an undecided comparison or claim still needs.
+
+- A group is the set of arms that items compare (items.groups_of): usually one case of one
+  experiment, or several cases that a claim links. A group's round runs each of its arms once, in a
+  fresh random order, so the two arms of a ratio ran minutes apart at most, never a session apart.
+- First every arm gets its experiment's `processes` rounds (groups taking turns each round).
+- With a budget, rounds then continue for the groups whose items are still open, cheapest decision
+  first (claims before comparisons), and stop when everything is decided or the budget is spent.
+"""
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from . import judge, stats
+from .items import Item
+from .plan import Plan
+
+MAX_EXTRA_ROUNDS = 200  # sequential rounds per group at most, whatever the budget
+
+
+@dataclass
+class Batch:
+    round: int
+    arms: list[int]  # arm indices, in the order to run them
+    group: int
+    sequential: bool = False
+
+
+@dataclass
+class Budget:
+    seconds: float | None  # None: no sequential phase
+    started: float = field(default_factory=time.monotonic)  # the run's start (builds included)
+    clock: Callable[[], float] = time.monotonic
+
+    def left(self) -> float:
+        if self.seconds is None:
+            return float("inf")
+        return self.seconds - (self.clock() - self.started)
+
+
+@dataclass
+class Status:
+    """What the scheduler knows after each process run, for the progress display and the report."""
+
+    open_items: list[int] = field(default_factory=list)
+    open_claims: int = 0
+    decided: dict[int, stats.Decision] = field(default_factory=dict)
+    reason: str = ""  # why it stopped
+
+
+class Scheduler:
+    def __init__(self, plan: Plan, observations: judge.Observations, seed: int, budget: Budget,
+                 done: dict[int, set[int]] | None = None, broken: set[int] | None = None,
+                 max_extra_rounds: int = MAX_EXTRA_ROUNDS) -> None:
+        self.plan = plan
+        self.max_extra_rounds = max_extra_rounds
+        self.observations = observations
+        self.random = random.Random(seed)
+        self.budget = budget
+        self.done = done if done is not None else {i: set() for i in range(len(plan.arms))}
+        self.broken = broken if broken is not None else set()
+        self.sizes = judge.family_sizes(plan.items)
+        self.wall: dict[int, list[int]] = {}
+        self.status = Status()
+        self._group_of = {arm: g for g, members in enumerate(plan.groups) for arm in members}
+        self._items_of_group: dict[int, list[int]] = {}
+        for index, item in enumerate(plan.items):
+            self._items_of_group.setdefault(self._group_of[item.numerator], []).append(index)
+
+    def start_of(self, arm: int) -> int:
+        return self.plan.methods[self.plan.arms[arm].experiment_name].processes
+
+    def record_wall(self, arm: int, wall_ns: int) -> None:
+        self.wall.setdefault(arm, []).append(wall_ns)
+
+    def batches(self) -> Iterator[Batch]:
+        yield from self._initial()
+        if self.budget.seconds is None:
+            self.status.reason = "every arm ran its processes"
+            return
+        yield from self._sequential()
+
+    # the experiments' own sizing --------------------------------------------------------------
+    def _initial(self) -> Iterator[Batch]:
+        rounds = max(self.start_of(a) for a in range(len(self.plan.arms)))
+        order = list(range(len(self.plan.groups)))
+        for round_ in range(rounds):
+            self.random.shuffle(order)
+            for group in order:
+                arms = [a for a in self.plan.groups[group] if round_ < self.start_of(a) and round_ not in self.done[a]]
+                if not arms:
+                    continue
+                if self.budget.left() < (self._round_cost(set(arms)) if self.wall else 0):
+                    self.status.reason = "the budget ran out before every arm had its processes"
+                    return
+                self.random.shuffle(arms)
+                yield Batch(round_, arms, group)
+
+    # sequential rounds ---------------------------------------------------------------------
+    def evaluate(self) -> list[tuple[int, stats.Decision]]:
+        """Every item's decision as of now; undecided ones are open."""
+        decisions = []
+        for index, item in enumerate(self.plan.items):
+            decision = judge.judge(item, self.observations, judge.alpha_of(item, self.sizes), self.start_of(item.numerator))
+            decisions.append((index, decision))
+        self.status.open_items = [i for i, d in decisions if not d.decided]
+        self.status.open_claims = sum(1 for i in self.status.open_items if self.plan.items[i].claim is not None)
+        return decisions
+
+    def _round_cost(self, arms: set[int]) -> float:
+        """Seconds one round of these arms takes, from their runs so far."""
+        total = 0.0
+        for arm in arms:
+            walls = self.wall.get(arm) or [w for ws in self.wall.values() for w in ws] or [int(1e9)]
+            total += sorted(walls)[len(walls) // 2] / 1e9
+        return total
+
+    def _next_round(self, group: int) -> int:
+        return 1 + max((r for a in self.plan.groups[group] for r in self.done[a]), default=-1)
+
+    def _sequential(self) -> Iterator[Batch]:
+        extra: dict[int, int] = {}
+        while True:
+            decisions = dict(self.evaluate())
+            if not self.status.open_items:
+                self.status.reason = "every comparison and claim is decided"
+                return
+            choice = self._choose(decisions, extra)
+            if choice is None:
+                return
+            group, arms, rounds = choice
+            for _ in range(rounds):
+                if self.budget.left() < self._round_cost(arms):
+                    self.status.reason = "the budget is spent"
+                    return
+                order = sorted(arms)
+                self.random.shuffle(order)
+                extra[group] = extra.get(group, 0) + 1
+                yield Batch(self._next_round(group), order, group, sequential=True)
+
+    def _choose(self, decisions: dict[int, stats.Decision], extra: dict[int, int]) -> tuple[int, set[int], int] | None:
+        """The group whose cheapest open item is cheapest to decide (claims first), the arms its open items
+        need, and how many rounds to run before looking again (up to the next look)."""
+        best: tuple[tuple[int, float], int, set[int], int] | None = None
+        left = self.budget.left()
+        for group, indices in self._items_of_group.items():
+            if extra.get(group, 0) >= self.max_extra_rounds:
+                continue
+            open_here = [i for i in indices if i in self.status.open_items
+                         and not set(self.plan.items[i].arms) & self.broken]
+            if not open_here:
+                continue
+            arms = {a for i in open_here for a in self.plan.items[i].arms}
+            for index in open_here:
+                item, decision = self.plan.items[index], decisions[index]
+                target = decision.rounds_needed
+                have = decision.n
+                rounds = max(1, (target - have) if target else self._to_next_look(item, have))
+                seconds = rounds * self._round_cost(set(item.arms))
+                stuck = target is None
+                if seconds > left and not stuck:
+                    continue
+                key = (0 if item.claim is not None else 1, float("inf") if stuck else seconds)
+                step = max(1, min(rounds, self._to_next_look(item, have)))
+                if best is None or key < best[0]:
+                    best = (key, group, arms, step)
+        if best is None:
+            self.status.reason = "no open comparison or claim can be decided within the budget left"
+            return None
+        if best[0][1] == float("inf") and left < self._round_cost(best[2]):
+            self.status.reason = "the budget is spent"
+            return None
+        return best[1], best[2], best[3]
+
+    def _to_next_look(self, item: Item, have: int) -> int:
+        for n in stats.looks(self.start_of(item.numerator)):
+            if n > have:
+                return n - have
+        return 1

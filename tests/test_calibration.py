@@ -1,0 +1,56 @@
+"""The decision rule `make run` uses, calibrated against the seeded noise model of this VM
+(versus.simulate: process spread, within-process noise, drift, slow spells, heavy tails).
+
+Thousands of sequential trials per start size, the same rates `versus selftest` reports: a change to
+the statistics that breaks calibration fails here.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from versus import simulate, stats
+
+TRIALS = 3000
+ROUNDS = 200
+
+
+@pytest.mark.parametrize("start", [2, 3, 5, 10])
+def test_a_a_false_positives_stay_under_one_percent(start):
+    counts = simulate.calibrate(1.0, start, TRIALS, ROUNDS, seed=start)
+    false = counts.count("faster", "slower")
+    low, high = stats.clopper_pearson(false, TRIALS)
+    assert false / TRIALS <= 0.01 and high <= 0.03
+    assert counts.covered / TRIALS >= 0.95  # the final interval holds the true ratio
+
+
+@pytest.mark.parametrize("start", [2, 3, 5, 10])
+def test_a_planted_three_percent_slowdown_is_detected(start):
+    counts = simulate.calibrate(1.03, start, TRIALS, ROUNDS, seed=100 + start)
+    assert counts.rate("slower") >= 0.95
+    assert counts.count("faster", "same") / TRIALS <= 0.005  # wrong verdicts: rare, well under α
+    assert float(np.median(counts.rounds)) <= 60
+
+
+def test_spells_that_hit_one_arm_of_a_round_do_not_break_it():
+    """The variant of the model where a slow spell catches each arm of a round with probability 0.7."""
+    noise = simulate.Noise(spell_hit=0.7)
+    aa = simulate.calibrate(1.0, 3, 1500, ROUNDS, seed=41, noise=noise)
+    planted = simulate.calibrate(1.03, 3, 1500, ROUNDS, seed=42, noise=noise)
+    assert aa.count("faster", "slower") / 1500 <= 0.01
+    assert planted.rate("slower") >= 0.9
+
+
+def test_an_independent_analysis_would_fail_this_model():
+    """The calibration test can fail: analysing the arms as independent (the old method) loses the
+    planted 3% in the drift, so the same check would not pass."""
+    rng = np.random.default_rng(8)
+    a, b = simulate.arm_rounds(rng, simulate.Noise(), 400, 10, 2)
+    detected = 0
+    for left, right in zip(a, b + math.log(1.03)):
+        decision = stats.sequential([], stats.ComparisonRule(), 0.025, unpaired=(list(right), list(left)),
+                                    sequential_looks=False)
+        detected += decision.verdict == "slower"
+    assert detected / 400 < 0.5
