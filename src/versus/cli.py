@@ -268,6 +268,7 @@ def _report(args: argparse.Namespace, store: Store | None = None, write_files: b
         doc = document.document(analysis, store.runs(analysis.session["id"]))
     if write_files:
         _write_reports(folder, analysis, doc)
+        _write_index(store, args.db)
     if args.html:
         _write_html(args.html, analysis, doc)
     if args.format == "json":
@@ -311,6 +312,19 @@ def _write_html(target: Path, analysis: Any, doc: Any) -> None:
     except ImportError:
         return
     html.write(target, analysis, doc)
+
+
+def _write_index(store: Store, db: Path) -> None:
+    """`versus-results/index.html`: every session of the database, each linking its own page."""
+    import importlib
+
+    try:
+        html = importlib.import_module("versus.report.html")
+    except ImportError:
+        return
+    listed = [{**entry, "folder": report_folder(db, entry["id"]).name} for entry in store.sessions()]
+    stem = "" if db.name == DEFAULT_DB.name else f"{db.stem}-"
+    html.write_index(db.parent / f"{stem}index.html", listed)
 
 
 def _sessions(args: argparse.Namespace) -> int:

@@ -18,9 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from .errors import ExperimentError, VersusError
 
 Scalar = str | int | float | bool
-_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"  # experiments and claim ids: safe in file names and URLs
+_CASE = r"^[^/\x00-\x1f\x7f]{1,200}$"  # cases: any text but '/' (arm keys are experiment/case/runtime)
 _PARAM = re.compile(r"^[a-z_][a-z0-9_]*$")
-PROGRAM_FAMILIES = ("python2", "python3", "ruby", "java", "go", "rust", "c")
 
 
 class _Strict(BaseModel):
@@ -68,7 +68,7 @@ class Header(_Strict):
 class Case(_Strict):
     """`[[cases]]`: one named workload."""
 
-    name: Annotated[str, Field(pattern=_NAME, description="the case's name, passed as VERSUS_CASE")]
+    name: Annotated[str, Field(pattern=_CASE, description="the case's name, passed as VERSUS_CASE (no '/')")]
     check: str = Field("", description="expression of params (and `inner`) the program's check must equal")
     runtimes: tuple[str, ...] = Field((), strict=False, description="selectors: run the case only on these runtimes")
     command: str = Field("", description="command driver: the command; load driver: ab/wrk command; jmh: the benchmark")
@@ -254,6 +254,7 @@ def _cross_check(experiment: Experiment, where: str, check_files: bool) -> None:
     from .drivers import DRIVERS
     from .expr import check_expression
     from .runtimes import parse_spec
+    from .runtimes.families import program_families
     from .selectors import check_selector
 
     def fail(message: str, hint: str) -> None:
@@ -271,9 +272,9 @@ def _cross_check(experiment: Experiment, where: str, check_files: bool) -> None:
         except VersusError as error:
             fail(f"runtimes: {error.message}", error.hint)
     for family, relative in [*experiment.programs.items(), *[(f, p) for c in experiment.cases for f, p in c.programs.items()]]:
-        if family not in PROGRAM_FAMILIES:
+        if family not in program_families():
             fail(f"[programs] has an unknown program family {family!r}",
-                 "program families are: " + ", ".join(PROGRAM_FAMILIES) + _did_you_mean(family, list(PROGRAM_FAMILIES)))
+                 "program families are: " + ", ".join(program_families()) + _did_you_mean(family, list(program_families())))
         path = experiment.path / relative
         if check_files and not path.exists():
             siblings = [str(p.relative_to(experiment.path)) for p in path.parent.glob("*")] if path.parent.is_dir() else []

@@ -32,6 +32,7 @@ class BuildContext:
 class Family:
     name: ClassVar[str]
     program: ClassVar[str]  # the [programs] key its runtimes run: python3, python2, ruby, java, go, rust, c
+    programs: ClassVar[tuple[str, ...]] = ()  # every [programs] key it may run, when more than `program`
     flags: ClassVar[dict[str, str]] = {}  # +flag → what it does, shown by `versus runtimes`
     jvm_hosted: ClassVar[bool] = False  # runs on a JDK: its runtime names carry /java@N
     catalog: ClassVar[tuple[Fetchable, ...]] = ()  # versions versus fetches from Maven Central

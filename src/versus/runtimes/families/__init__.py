@@ -16,6 +16,11 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (CPython(), PyPy(), Jython(), 
                                                       Gcc(), Clang())}
 
 
+def program_families() -> tuple[str, ...]:
+    """The [programs] keys some family runs: python2, python3, ruby, java, go, rust, c."""
+    return tuple(dict.fromkeys(p for f in FAMILIES.values() for p in (f.programs or (f.program,))))
+
+
 def family(name: str) -> Family:
     try:
         return FAMILIES[name]

@@ -68,6 +68,7 @@ class _Python(Family):
 class CPython(_Python):
     name = "cpython"
     program = "python3"
+    programs = ("python2", "python3")
     implementation = "CPython"
     install_hint = "install it with pyenv, or apt-get install -y python3"
 
