@@ -12,6 +12,11 @@ public final class Catalog {
 
     public static List<Bench<?>> all() {
         return Arrays.asList(new serialization.bench.Protobuf(), new serialization.bench.ProtobufCodeSize(),
-                new serialization.bench.ThriftBinary(), new serialization.bench.ThriftCompact());
+                new serialization.bench.ThriftBinary(), new serialization.bench.ThriftCompact(),
+                new serialization.now.Java(), new serialization.now.JavaExternalizable(), new serialization.now.Scala(),
+                new serialization.now.StaxJdk(), new serialization.now.StaxWoodstox(), new serialization.now.StaxAalto(),
+                new serialization.now.JacksonJson(), new serialization.now.JacksonSmile(), new serialization.now.JacksonCbor(),
+                new serialization.now.JacksonMsgpack(), new serialization.now.Kryo(), new serialization.now.Fory(),
+                new serialization.now.Avro(), new serialization.now.FlatBuffers());
     }
 }

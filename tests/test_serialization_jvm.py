@@ -1,0 +1,153 @@
+"""The serialization experiment's JVM side, tiny: every serializer of both Maven projects (2008's artifacts
+in jmh-2008, today's in jmh) round-trips every value (Verify), a few JMH cases run through the harness with
+their checks and size metrics, a serializer that loses a field fails its process run, and the
+CrossLanguage CLI answers as SHARED.md says. The cross-language round trips with Python are in
+test_serialization_crosslang.py."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from versus.cli import main
+
+EXPERIMENT = Path(__file__).resolve().parents[1] / "experiments" / "serialization"
+PROJECTS = {"now": EXPERIMENT / "jmh", "2008": EXPERIMENT / "jmh-2008"}
+VALUES = ["standard", "2008", "unicode", "large"]
+NOW = ["Protobuf", "ProtobufCodeSize", "ThriftBinary", "ThriftCompact", "Java", "JavaExternalizable", "Scala", "StaxJdk",
+       "StaxWoodstox", "StaxAalto", "JacksonJson", "JacksonSmile", "JacksonCbor", "JacksonMsgpack", "Kryo", "Fory", "Avro",
+       "FlatBuffers"]
+THEN = ["Protobuf", "ProtobufCodeSize", "ThriftBinary", "ThriftCompact"]
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not shutil.which("mvn") or not shutil.which("java"),
+                                 reason="Maven and a JDK are needed (make setup installs them)")]
+
+
+def jar(project: Path) -> Path:
+    """target/benchmarks.jar, rebuilt when a source of it (the project, the shared java/ and schema/) is newer."""
+    built = project / "target" / "benchmarks.jar"
+    sources = [p for folder in (project / "src", EXPERIMENT / "java", EXPERIMENT / "schema") if folder.exists()
+               for p in folder.rglob("*") if p.is_file()] + [project / "pom.xml"]
+    if not built.exists() or any(p.stat().st_mtime > built.stat().st_mtime for p in sources):
+        done = subprocess.run(["mvn", "-q", "-B", "-f", str(project / "pom.xml"), "package", "-DskipTests"],
+                              capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0 and built.exists(), (done.stdout + done.stderr)[-3000:]
+        built.touch()  # newer than every source now, so the harness's own check does not rebuild it
+    return built
+
+
+@pytest.fixture(scope="module")
+def jars() -> dict[str, Path]:
+    return {name: jar(project) for name, project in PROJECTS.items()}
+
+
+def verify(jar_path: Path) -> dict[str, list[tuple[int, int]]]:
+    """Verify's table: serializer → [(size, deflated size)] per value, after asserting it passed."""
+    done = subprocess.run(["java", "-cp", str(jar_path), "serialization.bench.Verify"], cwd=EXPERIMENT,
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "FAILED" not in done.stdout
+    table: dict[str, list[tuple[int, int]]] = {}
+    for line in done.stdout.splitlines()[1:-1]:
+        name, *cells = line.split()
+        sizes = [(int(a), int(b.strip("()"))) for a, b in zip(cells[::2], cells[1::2], strict=True)]
+        assert len(sizes) == len(VALUES), line
+        table[name] = sizes
+    return table
+
+
+def test_every_serializer_round_trips_every_value(jars: dict[str, Path]) -> None:
+    now, then = verify(jars["now"]), verify(jars["2008"])
+    assert list(now) == NOW
+    assert list(then) == THEN
+    # protobuf's encoding did not change between 2.5.0 and 4.x, nor Thrift's between 0.6.1 and 0.25.
+    for name in THEN:
+        assert now[name] == then[name], name
+    two_thousand_eight = VALUES.index("2008")
+    # The 2008 spreadsheet's protobuf size for the 2008 value, byte for byte; its Thrift value carried two
+    # more fields (the second image's width and height, -1: 14 bytes in the binary protocol), ours does not.
+    assert then["Protobuf"][two_thousand_eight][0] == 217
+    assert then["ThriftBinary"][two_thousand_eight][0] == 314 - 14
+
+
+def run_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:
+    code = main(argv + ["--format", "json"])
+    captured = capsys.readouterr()
+    return code, json.loads(captured.out) if captured.out.strip() else {"err": captured.err}
+
+
+def test_jmh_cases_check_and_report_sizes(jars: dict[str, Path], db: Path, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # Another JMH on the machine may hold JMH's lock; versus runs one process at a time itself.
+    monkeypatch.setenv("JAVA_TOOL_OPTIONS", "-Djmh.ignoreLock=true")
+    cases = ["protobuf2008_roundtrip", "java_externalizable_serialize", "flatbuffers_read_two"]
+    code, doc = run_json(["run", "serialization", "--cases", ",".join(cases), "--runtimes", "java@17,java@25",
+                          "--processes", "1", "--warmup", "0", "--samples", "1", "--param", "iteration_ms=10",
+                          "--param", "value=unicode", "--db", str(db)], capsys)
+    assert code == 0, doc
+    arms = {a["case"]: a for a in doc["arms"] if a["processes_ok"] == 1}
+    assert set(arms) == set(cases)
+    for arm in arms.values():
+        assert all(check[0] == "ok" for run in arm["runs"] for check in run["checks"]), arm["runs"]
+    sizes = verify(jars["now"])
+    unicode = VALUES.index("unicode")
+    assert round(arms["protobuf2008_roundtrip"]["metrics"]["size"]["value"]) == sizes["Protobuf"][unicode][0]
+    assert round(arms["protobuf2008_roundtrip"]["metrics"]["deflate_size"]["value"]) == sizes["Protobuf"][unicode][1]
+    assert round(arms["java_externalizable_serialize"]["metrics"]["size"]["value"]) == sizes["JavaExternalizable"][unicode][0]
+    assert "size" not in arms["flatbuffers_read_two"]["metrics"]
+
+
+def test_a_serializer_that_loses_a_field_fails_its_run(jars: dict[str, Path], db: Path, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JAVA_TOOL_OPTIONS", "-Djmh.ignoreLock=true")
+    folder = tmp_path / "lossy"
+    folder.mkdir()
+    (folder / "data").symlink_to(EXPERIMENT / "data")
+    (folder / "experiment.toml").write_text(f"""
+[experiment]
+name = "lossy"
+driver = "jmh"
+runtimes = ["java@17"]
+[params]
+value = "standard"
+iteration_ms = 10
+[programs]
+java = "{PROJECTS['now']}"
+[[cases]]
+name = "drops_copyright"
+command = "DropsCopyright.serialize"
+check = "'ok'"
+""")
+    code, doc = run_json(["run", str(folder), "--processes", "1", "--warmup", "0", "--samples", "1", "--db", str(db)],
+                         capsys)
+    assert code != 0
+    reasons = [run["reason"] for arm in doc.get("arms", []) for run in arm["runs"]] + \
+              [str(run) for run in doc.get("failed_runs", [])]
+    # The standard and 2008 values have no copyright; the first value that has one is named with the field.
+    assert any(re.search(r"unicode: media\.copyright: expected .*, got null", r or "") for r in reasons), reasons
+
+
+def crosslanguage(jar_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["java", "-cp", str(jar_path), "serialization.CrossLanguage", *args], capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_crosslanguage_cli(jars: dict[str, Path], tmp_path: Path) -> None:
+    data = EXPERIMENT / "data"
+    out = tmp_path / "bytes"
+    assert crosslanguage(jars["now"], "encode", "thrift-compact", str(data / "media-unicode.json"), str(out)).returncode == 0
+    assert crosslanguage(jars["now"], "decode", "thrift-compact", str(data / "media-unicode.json"), str(out)).returncode == 0
+    wrong = crosslanguage(jars["now"], "decode", "thrift-compact", str(data / "media-large.json"), str(out))
+    assert wrong.returncode == 1
+    assert "media.uri: expected" in wrong.stderr
+    text = str(data / "media-unicode.json")
+    undecodable = crosslanguage(jars["now"], "decode", "protobuf", text, text)  # JSON text is no protobuf message
+    assert undecodable.returncode == 2
+    usage = crosslanguage(jars["now"], "encode", "yaml", str(data / "media-unicode.json"), str(out))
+    assert usage.returncode == 2 and "FORMAT" in usage.stderr
