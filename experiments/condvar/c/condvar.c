@@ -1,10 +1,12 @@
+// versus: include ../../../subjects/fastcond/src
 /*
  * condvar.c: the C side of PythonPlus's claims (Kristján Valur Jónsson, 2013) on this machine's
  * glibc: is a lock built on pthread_mutex_t + pthread_cond_t slower than one on sem_t, and is an
  * emulated condition variable (a pthread_mutex_t and a sem_t per waiter: fastcond's, from
  * subjects/fastcond/src/emucond.h, the very code fastcond.c runs) faster than pthread_cond_t?
  *
- * Build, from the repository root (what the harness's c family does, per compiler):
+ * Build, from the repository root (what the harness's c family does, per compiler, adding its own
+ * -std=gnu11 -Wall; the `versus: include` line below tells it the second folder):
  *
  *     cc -O2 -pthread -I helpers/c -I subjects/fastcond/src experiments/condvar/c/condvar.c -o condvar
  *
