@@ -53,6 +53,7 @@ SCENARIOS: dict[str, dict[str, str]] = {
                "VERSUS_PARAM_EXPECT": "ok"},
     "self_sized": {"VERSUS_CASE": "self_sized", "VERSUS_INNER": "0", "VERSUS_WARMUP": "0", "VERSUS_SAMPLES": "2"},
     "boom": {"VERSUS_CASE": "boom", "VERSUS_INNER": "3", "VERSUS_SAMPLES": "1"},
+    "typo": {"VERSUS_CASE": "typo", "VERSUS_INNER": "3", "VERSUS_SAMPLES": "1", "VERSUS_PARAM_EXPECT": "ok"},
     "unknown_case": {"VERSUS_CASE": "no_such_case"},
     "bad_count": {"VERSUS_CASE": "add", "VERSUS_SAMPLES": "many"},
 }
@@ -146,7 +147,7 @@ def test_list(launcher: Launcher) -> None:
     code, messages, err = run.code, run.messages, run.err
     assert code == 0, err
     _check_hello(launcher, messages[0])
-    assert [m["name"] for m in _by_type(messages, "case")] == ["add", "manual", "self_sized", "boom"]
+    assert [m["name"] for m in _by_type(messages, "case")] == ["add", "manual", "self_sized", "boom", "typo"]
     assert messages[-1] == {"type": "end"}
 
 
@@ -201,6 +202,14 @@ def test_case_that_raises(launcher: Launcher) -> None:
     assert "boom from the test program" in err
     assert messages and messages[0]["type"] == "hello"
     assert not _by_type(messages, "end")
+
+
+def test_a_misspelt_parameter_is_an_error_naming_the_real_ones(launcher: Launcher) -> None:
+    """Regression: vh.param("partz") returned None inside the program."""
+    run = launcher.run("typo")
+    assert run.code == 1
+    assert "unknown parameter" in run.err and "expectt" in run.err and "expect" in run.err
+    assert not _by_type(run.messages, "end")
 
 
 @pytest.mark.parametrize("scenario, variable", [("unknown_case", "VERSUS_CASE"), ("bad_count", "VERSUS_SAMPLES")])

@@ -194,12 +194,21 @@ class Sample(object):
         self.check = check
 
 
-def param(name, default=None):
-    """The experiment parameter VERSUS_PARAM_<NAME> as a string, or `default`."""
+_REQUIRED = object()
+
+
+def param(name, default=_REQUIRED):
+    """The experiment parameter VERSUS_PARAM_<NAME> as a string, or `default`; without a default a
+    parameter the run does not pass is an error that names the ones it does (a typo is not None)."""
     value = os.environ.get("VERSUS_PARAM_" + name.upper())
-    if value is None:
+    if value is not None:
+        return value
+    if default is not _REQUIRED:
         return default
-    return value
+    known = [k[len("VERSUS_PARAM_"):].lower() for k in os.environ if k.startswith("VERSUS_PARAM_")]
+    known.sort()
+    raise KeyError("unknown parameter %r: this run passes %s; give param() a default to make it optional"
+                   % (name, ", ".join(known) or "no parameters"))
 
 
 class Context(object):
@@ -211,7 +220,7 @@ class Context(object):
         self.warmup = warmup
         self.metrics = []
 
-    def param(self, name, default=None):
+    def param(self, name, default=_REQUIRED):
         return param(name, default)
 
     def metric(self, name, value, unit):

@@ -157,9 +157,17 @@ module Versus
   end
 
   # The experiment parameter VERSUS_PARAM_<NAME> as a String, or default.
-  def self.param(name, default = nil)
+  REQUIRED = Object.new
+
+  # The parameter VERSUS_PARAM_<NAME>, or default; without a default a parameter the run does not
+  # pass is an error naming the ones it does (a typo is not nil).
+  def self.param(name, default = REQUIRED)
     value = ENV['VERSUS_PARAM_' + name.to_s.upcase]
-    value.nil? ? default : value
+    return value unless value.nil?
+    return default unless default.equal?(REQUIRED)
+    known = ENV.keys.select { |k| k.index('VERSUS_PARAM_') == 0 }.map { |k| k[13..-1].downcase }.sort
+    raise ArgumentError, "unknown parameter #{name.to_s.inspect}: this run passes " +
+      (known.empty? ? 'no parameters' : known.join(', ')) + '; give param a default to make it optional'
   end
 
   # What a manual case gets.
@@ -172,7 +180,7 @@ module Versus
       @metrics = []
     end
 
-    def param(name, default = nil)
+    def param(name, default = REQUIRED)
       Versus.param(name, default)
     end
 

@@ -33,6 +33,7 @@ public class HelperProg {
         cases.put("boom", Helper.timed(n -> {
             throw new IllegalArgumentException("boom from the test program");
         }));
+        cases.put("typo", ctx -> new Helper.Sample(1, 1, ctx.param("expectt")));
         Helper.run(cases);
     }
 }

@@ -33,4 +33,9 @@ def boom(n):
     raise ValueError("boom from the test program")
 
 
-vh.run([("add", vh.timed(add_loop)), ("manual", manual), ("self_sized", self_sized), ("boom", vh.timed(boom))])
+def typo(ctx):
+    return vh.Sample(1, 1, ctx.param("expectt"))  # a misspelt parameter without a default
+
+
+vh.run([("add", vh.timed(add_loop)), ("manual", manual), ("self_sized", self_sized), ("boom", vh.timed(boom)),
+        ("typo", typo)])

@@ -30,4 +30,5 @@ end
 Versus.run([['add', Versus.timed { |n| add_loop(n) }],
             ['manual', manual],
             ['self_sized', self_sized],
-            ['boom', Versus.timed { |n| raise ArgumentError, 'boom from the test program' }]])
+            ['boom', Versus.timed { |n| raise ArgumentError, 'boom from the test program' }],
+            ['typo', lambda { |ctx| Versus::Sample.new(1, 1, ctx.param('expectt')) }]])

@@ -81,6 +81,10 @@ public final class Helper {
             return Helper.param(name, defaultValue);
         }
 
+        public String param(String name) {
+            return Helper.param(name);
+        }
+
         /** A metric of this sample (sent for measured samples only); value is a Number. */
         public void metric(String name, Number value, String unit) {
             metrics.add(new Object[] {name, value, unit});
@@ -102,6 +106,24 @@ public final class Helper {
     public static String param(String name, String defaultValue) {
         String value = System.getenv("VERSUS_PARAM_" + name.toUpperCase(java.util.Locale.ROOT));
         return value == null ? defaultValue : value;
+    }
+
+    /** The parameter VERSUS_PARAM_&lt;NAME&gt;; one the run does not pass is an error naming those it does. */
+    public static String param(String name) {
+        String value = param(name, null);
+        if (value != null) {
+            return value;
+        }
+        java.util.List<String> known = new java.util.ArrayList<>();
+        for (String key : System.getenv().keySet()) {
+            if (key.startsWith("VERSUS_PARAM_")) {
+                known.add(key.substring("VERSUS_PARAM_".length()).toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        java.util.Collections.sort(known);
+        throw new IllegalArgumentException("unknown parameter '" + name + "': this run passes "
+                + (known.isEmpty() ? "no parameters" : String.join(", ", known))
+                + "; give param a default to make it optional");
     }
 
     public static long now() {
