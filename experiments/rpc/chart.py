@@ -52,9 +52,15 @@ def rpc_arms(document: dict[str, Any], jdk: str) -> dict[str, dict[str, Any]]:
     found = {}
     for arm in document["arms"]:
         major = str(arm.get("runtime_info", {}).get("jdk_version", "")).split(".")[0]
-        if arm.get("experiment") == "rpc" and arm.get("median") and major == jdk:
+        if arm.get("experiment") == "rpc" and estimate(arm) and major == jdk:
             found[arm["case"]] = arm
     return found
+
+
+def estimate(arm: dict[str, Any]) -> dict[str, float] | None:
+    """The arm's time per round trip in ns with its 95% interval (`estimate`; `median` in older documents)."""
+    found = arm.get("estimate") or arm.get("median")
+    return found if isinstance(found, dict) and "value" in found else None
 
 
 def rows(arms: dict[str, dict[str, Any]]) -> list[tuple[str, str, float, float, float]]:
@@ -62,8 +68,11 @@ def rows(arms: dict[str, dict[str, Any]]) -> list[tuple[str, str, float, float, 
     out = [(label, "post", ms, ms, ms) for label, ms in POST]
     for case, label, setup in CASES:
         if case in arms:
-            median = arms[case]["median"]
-            out.append((label, setup, median["value"] / 1e6, median["low"] / 1e6, median["high"] / 1e6))
+            value = estimate(arms[case])
+            assert value is not None
+            ms = value["value"] / 1e6
+            low, high = value.get("low"), value.get("high")  # None when the interval is undefined
+            out.append((label, setup, ms, ms if low is None else low / 1e6, ms if high is None else high / 1e6))
     return out
 
 
@@ -100,7 +109,8 @@ def claims(document: dict[str, Any]) -> list[str]:
             continue
         for instance in claim["instances"]:
             ratio = instance["ratio"]
-            lines.append(f"{claim['id']}: {ratio['value']:.3g}× [{ratio['low']:.3g}, {ratio['high']:.3g}] "
+            low, high = (f"{ratio[k]:.3g}" if ratio.get(k) is not None else "?" for k in ("low", "high"))
+            lines.append(f"{claim['id']}: {ratio['value']:.3g}× [{low}, {high}] "
                          f"{instance['verdict']} ({instance['numerator']} ÷ {instance['denominator']})")
     return lines
 
