@@ -2,7 +2,7 @@
 # Debian packages that versus's experiments use. Missing ones are installed when we are root;
 # otherwise we print the command and go on: the run says which runtimes it had to leave out.
 set -u
-wanted=(pypy3 ruby maven hyperfine wrk apache2-utils python3-dev clang thrift-compiler)
+wanted=(pypy3 ruby maven hyperfine wrk apache2-utils python3-dev clang thrift-compiler fonts-dejavu-core)
 missing=()
 for package in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -3,12 +3,13 @@
 //! minimal property store built on them.
 #![deny(unsafe_code)]
 
+#[cfg(feature = "chart")]
+pub mod chart;
 pub mod error;
 pub mod format_a;
 pub mod format_b;
 pub mod hex;
 pub mod osm;
-pub mod png;
 mod push;
 pub mod source;
 pub mod stats;

@@ -3,7 +3,6 @@
 
 use crate::format_a::{self, EncodingA};
 use crate::format_b::{self, EncodingB};
-use crate::png::{Canvas, Rgb};
 use crate::tables::Alphabet;
 use std::fmt::Write;
 use std::path::Path;
@@ -66,10 +65,10 @@ pub enum Formats {
 }
 
 impl Formats {
-    fn a(self) -> bool {
+    pub(crate) fn a(self) -> bool {
         self != Formats::B
     }
-    fn b(self) -> bool {
+    pub(crate) fn b(self) -> bool {
         self != Formats::A
     }
 }
@@ -268,84 +267,6 @@ impl Stats {
             .collect();
         table(&["encoding", "chosen", "share", "fits"], &rows)
     }
-
-    /// Length histogram as bars, the short part of each bar coloured.
-    pub fn chart(&self, title: &str, f: Formats) -> Canvas {
-        const W: i64 = 960;
-        const H: i64 = 540;
-        const BG: Rgb = [255, 255, 255];
-        const INK: Rgb = [40, 40, 40];
-        const GRID: Rgb = [225, 225, 225];
-        const REST: Rgb = [190, 190, 190];
-        const SHORT_A: Rgb = [31, 119, 180];
-        const SHORT_B: Rgb = [255, 127, 14];
-        let mut c = Canvas::new(W as usize, H as usize, BG);
-        let (left, right, top, bottom) = (90i64, W - 20, 70i64, H - 70);
-        c.text(left, 16, title, 2, INK);
-        let sub = format!(
-            "STRINGS BY LENGTH: {}  SHORT A {}  SHORT B {}",
-            group(self.total),
-            self.pct(self.short_a()),
-            self.pct(self.short_b())
-        );
-        c.text(left, 40, &sub, 1, INK);
-        let max = self.hist.iter().map(|h| h.0).max().unwrap_or(0).max(1);
-        // Axis ticks at quarters of the largest bucket.
-        for q in 0..=4 {
-            let y = bottom - (bottom - top) * q / 4;
-            c.rect(left, y, right - left, 1, GRID);
-            let label = group(max * q as u64 / 4);
-            c.text(
-                left - 8 - Canvas::text_width(&label, 1),
-                y - 3,
-                &label,
-                1,
-                INK,
-            );
-        }
-        let n = BUCKETS.len() as i64;
-        let slot = (right - left) / n;
-        let bars: Vec<(Rgb, usize)> = [(f.a(), SHORT_A, 1), (f.b(), SHORT_B, 2)]
-            .into_iter()
-            .filter(|x| x.0)
-            .map(|x| (x.1, x.2))
-            .collect();
-        let bw = (slot - 12) / bars.len() as i64;
-        for (k, (&b, h)) in BUCKETS.iter().zip(self.hist).enumerate() {
-            let x0 = left + k as i64 * slot + 6;
-            let hv = |v: u64| ((bottom - top) as u64 * v / max) as i64;
-            for (j, &(colour, which)) in bars.iter().enumerate() {
-                let short = if which == 1 { h.1 } else { h.2 };
-                let x = x0 + j as i64 * bw;
-                c.rect(x, bottom - hv(h.0), bw - 2, hv(h.0), REST);
-                c.rect(x, bottom - hv(short), bw - 2, hv(short), colour);
-            }
-            let label = bucket_label(b);
-            c.text(
-                x0 + (slot - 12 - Canvas::text_width(&label, 1)) / 2,
-                bottom + 8,
-                &label,
-                1,
-                INK,
-            );
-        }
-        c.rect(left, bottom, right - left, 1, INK);
-        c.text(left, bottom + 24, "LENGTH (UTF-16 UNITS)", 1, INK);
-        let mut lx = left + 200;
-        for (colour, which) in bars {
-            c.rect(lx, bottom + 40, 12, 10, colour);
-            let name = if which == 1 {
-                "SHORT, FORMAT A (1.3)"
-            } else {
-                "SHORT, FORMAT B (1.9)"
-            };
-            c.text(lx + 18, bottom + 41, name, 1, INK);
-            lx += 200;
-        }
-        c.rect(lx, bottom + 40, 12, 10, REST);
-        c.text(lx + 18, bottom + 41, "NOT SHORT", 1, INK);
-        c
-    }
 }
 
 fn store_row(name: &str, all: u64, short: u64) -> Vec<String> {
@@ -358,7 +279,7 @@ fn store_row(name: &str, all: u64, short: u64) -> Vec<String> {
     ]
 }
 
-fn bucket_label((lo, hi): (usize, usize)) -> String {
+pub(crate) fn bucket_label((lo, hi): (usize, usize)) -> String {
     match (lo, hi) {
         (lo, usize::MAX) => format!("{lo}+"),
         (lo, hi) if lo == hi => lo.to_string(),
@@ -433,6 +354,15 @@ pub fn run_cli(
         Some(false) => Formats::B,
         None => Formats::Both,
     };
+    // The chart's name and font are checked before the scan, which can take minutes.
+    #[cfg(feature = "chart")]
+    let chart = chart.map(crate::chart::Chart::new).transpose()?;
+    #[cfg(not(feature = "chart"))]
+    if chart.is_some() {
+        return Err("--chart needs the cargo feature `chart`: build with \
+                    `make -C subjects/shortstring build` (or `cargo build --features chart`)"
+            .into());
+    }
     let mut all = Stats::default();
     for file in files {
         let mut s = Stats::default();
@@ -441,22 +371,23 @@ pub fn run_cli(
         println!();
         all.merge(&s);
     }
-    let title = if files.len() == 1 {
-        file_name(&files[0])
-    } else {
-        "ALL FILES".to_string()
-    };
     if files.len() > 1 {
         print!("{}", all.report("all files", f));
     }
-    if let Some(path) = chart {
-        let png = all.chart(&title, f).to_png();
-        std::fs::write(path, png).map_err(|e| format!("{path}: {e}"))?;
-        eprintln!("chart written to {path}");
+    #[cfg(feature = "chart")]
+    if let Some(chart) = chart {
+        let source = if files.len() == 1 {
+            file_name(&files[0])
+        } else {
+            format!("{} files", files.len())
+        };
+        chart.write(&all, &source, f)?;
+        eprintln!("chart written to {}", chart.path().display());
     }
     Ok(())
 }
 
+#[cfg(feature = "chart")]
 fn file_name(p: &str) -> String {
     Path::new(p)
         .file_name()

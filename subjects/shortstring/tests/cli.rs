@@ -3,8 +3,13 @@
 use std::process::Command;
 
 fn run(args: &[&str]) -> (i32, String, String) {
+    run_env(args, &[])
+}
+
+fn run_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_shortstring"))
         .args(args)
+        .envs(env.iter().copied())
         .output()
         .expect("runs");
     (
@@ -92,17 +97,10 @@ fn stats_table_and_chart() {
     std::fs::create_dir_all(&dir).unwrap();
     let input = dir.join("strings.txt");
     std::fs::write(&input, "hello\nHELLO WORLD\nabcdefghijklm\n12345678\n").unwrap();
-    let chart = dir.join("chart.png");
-    let (code, out, _) = run(&[
-        "stats",
-        "--chart",
-        chart.to_str().unwrap(),
-        input.to_str().unwrap(),
-    ]);
+    let (code, out, _) = run(&["stats", input.to_str().unwrap()]);
     assert_eq!(code, 0);
     assert!(out.contains("short (format A): 3 of 4 = 75.00%"), "{out}");
     assert!(out.contains("short (format B): 4 of 4 = 100.00%"), "{out}");
-    assert!(std::fs::read(&chart).unwrap().starts_with(b"\x89PNG"));
     let (code, out, _) = run(&[
         "store",
         "compare",
@@ -115,6 +113,53 @@ fn stats_table_and_chart() {
         assert!(out.contains(m), "{out}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `stats --chart`: SVG, PNG (1100 x 640), and the errors, which come before the scan.
+#[cfg(feature = "chart")]
+#[test]
+fn stats_chart() {
+    let dir = std::env::temp_dir().join(format!("shortstring-chart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("strings.txt");
+    std::fs::write(&input, "hello\nHELLO WORLD\nabcdefghijklm\n12345678\n").unwrap();
+    let input = input.to_str().unwrap();
+    let (svg, png) = (dir.join("chart.svg"), dir.join("chart.png"));
+    let (svg, png) = (svg.to_str().unwrap(), png.to_str().unwrap());
+    let (code, out, err) = run(&["stats", "--chart", svg, input]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("short (format A): 3 of 4 = 75.00%"), "{out}");
+    let text = std::fs::read_to_string(svg).unwrap();
+    assert!(text.contains("String lengths in strings.txt"), "{text}");
+    let (code, _, err) = run(&["stats", "--chart", png, input]);
+    assert_eq!(code, 0, "{err}");
+    let bytes = std::fs::read(png).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+    let be = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
+    assert_eq!((be(16), be(20)), (1100, 640), "IHDR width, height");
+
+    let missing = [("SHORTSTRING_FONT", "/nonexistent/font.ttf")];
+    let (code, out, err) = run_env(&["stats", "--chart", png, input], &missing);
+    assert_eq!(code, 1);
+    assert!(out.is_empty(), "the scan should not start: {out}");
+    assert!(
+        err.contains("/nonexistent/font.ttf") && err.contains("fonts-dejavu-core"),
+        "{err}"
+    );
+    // SVG leaves the text to its viewer, so it needs no font.
+    assert_eq!(run_env(&["stats", "--chart", svg, input], &missing).0, 0);
+    let (code, out, err) = run(&["stats", "--chart", "chart.jpg", input]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty() && err.contains(".svg or .png"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(not(feature = "chart"))]
+#[test]
+fn stats_chart_needs_the_feature() {
+    let (code, out, err) = run(&["stats", "--chart", "x.png", "no-such-file.txt"]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty() && err.contains("feature `chart`"), "{err}");
 }
 
 #[cfg(feature = "osm")]
