@@ -106,7 +106,7 @@ class Compiled:
 
 
 @pytest.fixture(scope="module", params=COMPILERS)
-def compiled(request, tmp_path_factory) -> Compiled:
+def compiled(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Compiled:
     compiler = request.param
     if shutil.which(compiler) is None:
         pytest.skip(f"{compiler} is not installed (scripts/system-packages.sh installs it)")
@@ -197,8 +197,8 @@ def test_self_sized_manual_case_under_calibration(compiled: Compiled) -> None:
 
 def test_threads_in_a_manual_case(compiled: Compiled) -> None:
     out = _ok(compiled.run("threaded"), "threaded")
-    inner = out.samples[0].inner
-    assert inner > 1 and len(out.samples) == 3
+    inner = out.samples[0].inner  # may stay small: on a loaded machine starting a thread can take the 1 ms
+    assert len(out.samples) == 3 and all(s.inner == inner for s in out.samples)
     assert out.checks == [str(sum(i & 7 for i in range(inner)))] * 3
 
 

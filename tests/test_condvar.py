@@ -1,11 +1,10 @@
-"""experiments/condvar: its C program, built with gcc and clang as the c family will build it, runs every
-case once with the protocol's environment and hands over exactly the handoffs it was asked for.
-
-Until the harness has the c family this compiles and runs the program directly; then it becomes
-`versus run condvar` (the experiment.toml is already written for that).
+"""experiments/condvar: its C program, built with gcc and clang, runs every case with the protocol's
+environment and hands over exactly the handoffs it was asked for: directly (strict warnings, a fault
+that must fail the run) and through the harness (`versus run condvar`, tiny).
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -19,11 +18,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from versus.cli import main  # noqa: E402
 from versus.protocol import Output, parse  # noqa: E402
 
 EXPERIMENT = ROOT / "experiments" / "condvar"
 PROGRAM = EXPERIMENT / "c" / "condvar.c"
-# exactly what the program's header comment and the README say the c family must pass
+# the harness's c family passes these (and -std=gnu11 -Wall); the program's `versus: include` line names the second
 FLAGS = ["-O2", "-pthread", "-I", str(ROOT / "helpers" / "c"), "-I", str(ROOT / "subjects" / "fastcond" / "src")]
 STRICT = ["-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror"]
 CASES = ["lock_sem", "lock_mutex_cond", "cond_pthread", "cond_emulated"]
@@ -102,3 +102,25 @@ def test_a_lost_or_repeated_item_fails_the_run(tmp_path: Path) -> None:
         code, out, err = _run(broken, {"VERSUS_CASE": case, "VERSUS_INNER": "500", "VERSUS_SAMPLES": "1"})
         assert code == 1, case
         assert "out of order" in err and not out.ended and not out.samples, (case, err)
+
+
+def test_runs_under_the_harness(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`versus run condvar`, tiny: every arm (4 cases × gcc, clang) builds, runs and passes its check."""
+    for compiler in ("gcc", "clang"):
+        if shutil.which(compiler) is None:
+            pytest.skip(f"{compiler} is not installed (scripts/system-packages.sh installs it)")
+    code = main(["run", "condvar", "--db", str(db), "--format", "json", "--processes", "2", "--warmup", "0",
+                 "--samples", "1", "--inner", "2000"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    doc = json.loads(captured.out)
+    assert doc["failed_runs"] == []
+    arms = {(a["case"], a["runtime"].split("@")[0]): a for a in doc["arms"]}
+    assert set(arms) == {(case, c) for case in CASES for c in ("gcc", "clang")}
+    for arm in arms.values():
+        assert arm["processes_ok"] == 2
+        assert arm["metrics"]["handoffs_per_s"]["value"] > 0
+    claims = {c["id"]: c["verdict"] for c in doc["claims"]}
+    assert set(claims) == {"mutex-cond-lock-slower", "mutex-cond-lock-slower-clang", "emulated-condvar-faster",
+                           "emulated-condvar-faster-clang"}
+    assert "not measured" not in claims.values()
