@@ -30,7 +30,7 @@ COMPILERS = ("gcc", "clang")
 FLAGS = ["-O2", "-pthread", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror"]
 METRIC_NAME = "na\u00efve \"q\" \u2603 \U0001F600"
 CASES = ["add", "manual", "self_sized", "boom", "escapes", "echo", "bad_metric", "silent_failure", "no_sample",
-         "param_u64", "threaded"]
+         "param_u64", "threaded", "typo"]
 
 pytestmark = pytest.mark.slow
 
@@ -81,6 +81,8 @@ SCENARIOS: dict[str, dict[str, str]] = {
     "silent_failure": {"VERSUS_CASE": "silent_failure", "VERSUS_INNER": "1"},
     "no_sample": {"VERSUS_CASE": "no_sample", "VERSUS_INNER": "1"},
     "bad_param": {"VERSUS_CASE": "param_u64", "VERSUS_INNER": "1", "VERSUS_PARAM_N": "-4"},
+    "typo": {"VERSUS_CASE": "typo", "VERSUS_INNER": "1", "VERSUS_PARAM_N_ITEMS": "3", "VERSUS_PARAM_EXPECT": "ok"},
+    "typo_no_params": {"VERSUS_CASE": "typo", "VERSUS_INNER": "1"},
     # a bad environment: exit 2 before `hello`
     "unknown_case": {"VERSUS_CASE": "no_such_case"},
     "no_case": {},
@@ -240,6 +242,8 @@ def test_json_escapes_random_bytes(compiled: Compiled) -> None:
     ("silent_failure", 'case "silent_failure" failed: it returned 7'),
     ("no_sample", 'case "no_sample" failed: the manual case returned 0 without versus_sample()'),
     ("bad_param", 'case "param_u64" failed: parameter n="-4" is not an integer >= 0'),
+    ("typo", "unknown parameter 'expectt': this run passes expect, n_items; give versus_param a default"),
+    ("typo_no_params", "unknown parameter 'expectt': this run passes no parameters;"),
 ])
 def test_failing_case_exits_1_without_end(compiled: Compiled, scenario: str, message: str) -> None:
     run = compiled.run(scenario)

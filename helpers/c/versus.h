@@ -32,6 +32,8 @@
  * - VERSUS_INNER=0 calibrates as the Python and Java helpers do: inner doubles until a sample takes
  *   VERSUS_MIN_SAMPLE_NS (default 100 ms), then is scaled to that plus 10%; a manual case that ignores
  *   ctx->inner (its sample names another inner) is reported as it is, and its probe is the first sample.
+ * - Parameters: versus_param(name, default) reads VERSUS_PARAM_<NAME>; versus_param_required fails the
+ *   case, naming the parameters the run passes, when it is missing (a typo is not a default).
  * - A check is set with versus_check_u64/_i64/_str/f during a sample; it is sent after the sample.
  *   versus_check_u64 and _i64 only store the number (no formatting inside a timed call).
  * - A case fails by returning non-zero, best through `return versus_fail(ctx, "fmt", ...)`: the helper
@@ -449,6 +451,53 @@ VERSUS_API const char *versus_param(const char *name, const char *dflt)
     value = getenv(key);
     free(key);
     return value ? value : dflt;
+}
+
+extern char **environ; /* POSIX: the process's environment, for the names of the passed parameters */
+
+static int versus__cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A parameter the case cannot do without: 0 and *out = its value, or -1 and the case fails with a
+   message naming, sorted, the parameters the run does pass (a misspelt name is an error, not a default). */
+VERSUS_API int versus_param_required(versus_ctx *ctx, const char *name, const char **out)
+{
+    static const char prefix[] = "VERSUS_PARAM_";
+    versus__buf known = {NULL, 0, 0};
+    char **names = NULL, **env;
+    size_t count = 0, i;
+    int rc;
+    *out = versus_param(name, NULL);
+    if (*out != NULL)
+        return 0;
+    for (env = environ; env && *env; env++) {
+        const char *p = *env + sizeof prefix - 1;
+        size_t n = 0;
+        if (strncmp(*env, prefix, sizeof prefix - 1) != 0)
+            continue;
+        while (p[n] && p[n] != '=')
+            n++;
+        names = (char **)versus__alloc(names, (count + 1) * sizeof *names);
+        names[count] = (char *)versus__alloc(NULL, n + 1);
+        for (i = 0; i < n; i++)
+            names[count][i] = (char)tolower((unsigned char)p[i]);
+        names[count++][n] = '\0';
+    }
+    if (count)
+        qsort(names, count, sizeof *names, versus__cmp_names);
+    for (i = 0; i < count; i++) {
+        if (i)
+            versus__puts(&known, ", ");
+        versus__puts(&known, names[i]);
+        free(names[i]);
+    }
+    free(names);
+    rc = versus_fail(ctx, "unknown parameter '%s': this run passes %s; give versus_param a default to make it optional",
+                     name, count ? known.p : "no parameters");
+    free(known.p);
+    return rc;
 }
 
 /* text as a whole integer >= minimum (surrounding blanks allowed): 0, or -1 */

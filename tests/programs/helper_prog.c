@@ -95,6 +95,16 @@ static int param_u64(versus_ctx *ctx, uint64_t inner)
     return versus_checkf(ctx, "%" PRIu64 ":%s", n * n, (const char *)ctx->arg);
 }
 
+/* a misspelt parameter without a default: an error that names the real ones */
+static int typo(versus_ctx *ctx, uint64_t inner)
+{
+    const char *value;
+    (void)inner;
+    if (versus_param_required(ctx, "expectt", &value) != 0)
+        return -1;
+    return versus_check_str(ctx, value);
+}
+
 /* a worker thread does the work; the case times itself and says how many it did */
 struct job {
     uint64_t n, total;
@@ -135,6 +145,7 @@ static const versus_case cases[] = {
     VERSUS_MANUAL("no_sample", no_sample),
     VERSUS_TIMED_ARG("param_u64", param_u64, "arg"),
     VERSUS_MANUAL("threaded", threaded),
+    VERSUS_TIMED("typo", typo),
 };
 
 int main(void)
