@@ -19,7 +19,7 @@ def run_fake(db: Path, capsys, *extra: str) -> dict:
 
 def test_every_fault_is_a_failed_run_and_the_good_arm_survives(db, capsys):
     doc = run_fake(db, capsys)
-    reasons = {}
+    reasons: dict[str, str] = {}
     for failed in doc["failed_runs"]:
         reasons.setdefault(failed["arm"].split("/")[1], failed["reason"])
     assert set(reasons) == {"crash", "hang", "malformed", "wrong_check", "exit_nonzero", "no_end"}

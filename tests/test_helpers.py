@@ -125,7 +125,8 @@ def _launcher(language: str, spec: str, program: str, tmp_path_factory) -> Launc
 
 @pytest.fixture(scope="module", params=CASES, ids=[f"{lang}-{spec}" for lang, spec, _ in CASES])
 def launcher(request, tmp_path_factory) -> Launcher:
-    return _launcher(*request.param, tmp_path_factory)
+    language, spec, program = request.param
+    return _launcher(language, spec, program, tmp_path_factory)
 
 
 def _check_hello(launcher: Launcher, hello: dict) -> None:

@@ -60,3 +60,66 @@ def test_not_a_known_format_says_which_are(tmp_path, db, capsys):
     path.write_text("{}")
     assert main(["import", str(path), "--db", str(db)]) == 2
     assert "JMH, hyperfine or pyperf" in capsys.readouterr().err
+
+
+def test_a_versus_export_imports_back_to_the_same_report(tmp_path, db, capsys):
+    assert main(["run", str(FIXTURES / "claims"), "--db", str(db), "--processes", "3", "--format", "json"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "session.json.gz"
+    assert main(["export", "1", "--db", str(db), "-o", str(out)]) == 0
+    other = tmp_path / "other.db"
+    assert main(["import", str(out), "--db", str(other)]) == 0
+    capsys.readouterr()
+    reports = []
+    for database in (db, other):
+        assert main(["report", "1", "--db", str(database), "--format", "markdown"]) == 0
+        reports.append(capsys.readouterr().out)
+    assert reports[0] == reports[1]
+    assert "four-times" in reports[0]
+
+
+def test_hyperfine_commands_become_arms_of_one_comparison_and_missing_host_facts_are_left_out(tmp_path, db, capsys):
+    data = {"results": [{"command": "sleep 0.01", "times": [0.0101, 0.0102, 0.0103, 0.0101]},
+                        {"command": "sleep 0.02", "times": [0.0201, 0.0203, 0.0202, 0.0204]}]}
+    path = tmp_path / "hf.json"
+    path.write_text(json.dumps(data))
+    assert main(["import", str(path), "--db", str(db)]) == 0
+    assert main(["report", "--db", str(db), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [(c["arm"].split("/")[1], c["baseline"].split("/")[1], c["verdict"]) for c in doc["comparisons"]] == \
+        [("sleep 0.02", "sleep 0.01", "slower")]
+    assert main(["report", "--db", str(db), "--format", "markdown"]) == 0
+    report = capsys.readouterr().out
+    assert "None" not in report and "host:" not in report
+
+
+def test_pyperf_export_writes_real_loops_keeps_swept_arms_apart_and_gzips(tmp_path, db, capsys):
+    folder = tmp_path / "sweep"
+    folder.mkdir()
+    (folder / "experiment.toml").write_text('''
+[experiment]
+runtimes = ["cpython@3.11"]
+[method]
+processes = 2
+warmup = 1
+samples = 2
+inner = 500
+[params]
+size = ["10", "40"]
+[programs]
+python3 = "p.py"
+[[cases]]
+name = "read"
+''')
+    (folder / "p.py").write_text("import versus_helper as vh\nvh.run({'read': vh.timed(lambda n: None)})\n")
+    assert main(["run", str(folder), "--db", str(db)]) == 0
+    out = tmp_path / "suite.json.gz"
+    assert main(["export", "--db", str(db), "--to", "pyperf", "-o", str(out)]) == 0
+    import gzip
+
+    suite = json.loads(gzip.decompress(out.read_bytes()))
+    names = sorted(b["metadata"]["name"] for b in suite["benchmarks"])
+    assert names == ["sweep/read[size=10]/cpython@3.11.7", "sweep/read[size=40]/cpython@3.11.7"]
+    loops = {run["metadata"]["loops"] for b in suite["benchmarks"] for run in b["runs"]}
+    assert loops == {500}
+    assert all(None not in suite["metadata"].values() for _ in [0])

@@ -12,7 +12,8 @@ README = Path(__file__).parents[1] / "README.md"
 
 def test_the_readme_example_experiment_runs(tmp_path, db, capsys):
     text = README.read_text().split("## Adding an experiment", 1)[1]
-    toml, python = (re.search(rf"```{lang}\n(.*?)```", text, re.S).group(1) for lang in ("toml", "python"))
+    blocks = [re.search(rf"```{lang}\n(.*?)```", text, re.S) for lang in ("toml", "python")]
+    toml, python = (block.group(1) for block in blocks if block is not None)
     folder = tmp_path / "my-experiment"
     folder.mkdir()
     (folder / "experiment.toml").write_text(toml)

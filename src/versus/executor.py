@@ -178,10 +178,10 @@ def read_output(handle: IO[bytes]) -> tuple[str, str]:
             if len(raw) > LINE_BYTES:
                 line = line[: len(PREFIX) + 40] + " … (a protocol line longer than 1 MB)"
             kept.append(line)
-        elif log_bytes + len(raw) <= LOG_BYTES:
+        elif not dropped and log_bytes + len(raw) <= LOG_BYTES:
             log_bytes += len(raw)
             kept.append(line)
-        else:
+        else:  # from the first line that does not fit on, only the last lines are kept, in order
             dropped += 1
             tail.append(line)
     if dropped:

@@ -56,7 +56,14 @@ class Baseline(_Strict):
 class Header(_Strict):
     """`[experiment]`."""
 
-    name: Annotated[str, Field(pattern=_NAME, description="defaults to the folder's name")] = ""
+    name: str = Field(default="", description="defaults to the folder's name; letters, digits, '_', '.', '-'")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if value and not re.match(_NAME, value):
+            raise ValueError("an experiment name is letters, digits, '_', '.' and '-', starting with a letter or digit")
+        return value
     title: str = Field("", description="the question the experiment asks")
     driver: str = Field("protocol", description="how a process run is made: protocol, command, jmh or load")
     runtimes: list[str] = Field(default_factory=list, description="runtime specs, e.g. cpython@3.11, jython@2.5.0, cpython@*")
@@ -68,7 +75,7 @@ class Header(_Strict):
 class Case(_Strict):
     """`[[cases]]`: one named workload."""
 
-    name: Annotated[str, Field(pattern=_CASE, description="the case's name, passed as VERSUS_CASE (no '/')")]
+    name: str = Field(description="the case's name, passed as VERSUS_CASE: 1 to 200 characters, no '/'")
     check: str = Field("", description="expression of params (and `inner`) the program's check must equal")
     runtimes: tuple[str, ...] = Field((), strict=False, description="selectors: run the case only on these runtimes")
     command: str = Field("", description="command driver: the command; load driver: ab/wrk command; jmh: the benchmark")
@@ -79,6 +86,13 @@ class Case(_Strict):
 
     def __hash__(self) -> int:
         return hash(self.name)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, name: str) -> str:
+        if not re.match(_CASE, name):
+            raise ValueError("a case name is 1 to 200 characters, without '/' or control characters")
+        return name
 
 
 class Side(_Strict):
@@ -94,7 +108,14 @@ class Side(_Strict):
 class Claim(_Strict):
     """`[[claims]]`: a published statement with an expected ratio or bound."""
 
-    id: Annotated[str, Field(pattern=_NAME)]
+    id: str
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, value: str) -> str:
+        if not re.match(_NAME, value):
+            raise ValueError("a claim id is letters, digits, '_', '.' and '-', starting with a letter or digit")
+        return value
     statement: str
     source: str
     quote: str = ""

@@ -1,15 +1,14 @@
-"""Did a process run reach a steady state? A changepoint test over its warmup and measured samples.
+"""Did a process run reach a steady state? A shift test over its warmup and measured samples.
 
-In the spirit of Barrett et al. ("Virtual machine warmup blows hot and cold", OOPSLA 2017): the
-series of a process's samples (log time per iteration) is split where its mean shifts (binary
-segmentation), and the process is classified by where the shifts fall:
-- flat: no shift at all;
-- warmup: shifts only before the first measured sample, ending faster (a JIT that settled in time);
-- slowdown: shifts only before the measured samples, ending slower;
-- no steady state: a shift among the measured samples (the measurement caught the JIT moving).
-A shift counts when it is both clear (|Δ| > 4 noise units, the noise estimated robustly from
-successive differences) and material (|Δ| ≥ 2%), so that a 0.5% wobble in a quiet series is not a
-changepoint. With fewer than 4 samples there is nothing to test: "too few samples".
+In the spirit of Barrett et al. ("Virtual machine warmup blows hot and cold", OOPSLA 2017) and of
+pyperf's warmup check, with the few samples a process run has (often 1–5 warmup, 3–10 measured):
+- no steady state: the measured samples themselves shift (their best split into a before and an
+  after differs clearly): the measurement caught the JIT, the GC or the machine moving;
+- warmup: the measured samples are flat and faster than the warmup ones (a JIT that settled in time);
+- slowdown: flat, and slower than the warmup ones;
+- flat: no shift anywhere.
+A shift counts when it is material (≥ 2%) and clear (> 4 standard errors, from the spread within the
+two sides, at least 0.5%), so that a 0.5% wobble in a quiet series is not a shift.
 """
 from __future__ import annotations
 
@@ -24,52 +23,35 @@ CLEAR = 4.0
 NOISE_FLOOR = 0.005  # log units: below this a series is as quiet as this machine's clocks allow
 
 
-def _noise(values: np.ndarray) -> float:
-    diffs = np.diff(values)
-    if diffs.size == 0:
-        return NOISE_FLOOR
-    mad = float(np.median(np.abs(diffs - np.median(diffs))))
-    return max(NOISE_FLOOR, 1.4826 * mad / math.sqrt(2))
+def _within(left: np.ndarray, right: np.ndarray) -> float:
+    """The pooled spread inside two sides, never below the floor."""
+    squares = float(((left - left.mean()) ** 2).sum() + ((right - right.mean()) ** 2).sum())
+    free = left.size + right.size - 2
+    return max(NOISE_FLOOR, math.sqrt(squares / free) if free > 0 else 0.0)
 
 
-def changepoints(values: Sequence[float]) -> list[int]:
-    """Indices i where a new segment starts (values[i] is the first of it)."""
-    data = np.log(np.asarray(values, dtype=float))
-    sigma = _noise(data)
-    found: list[int] = []
-
-    def split(low: int, high: int) -> None:
-        if high - low < 2:
-            return
-        best, where = 0.0, -1
-        for cut in range(low + 1, high):
-            left, right = data[low:cut], data[cut:high]
-            shift = abs(float(right.mean() - left.mean()))
-            score = shift / (sigma * math.sqrt(1 / left.size + 1 / right.size))
-            if shift >= MATERIAL and score > CLEAR and score > best:
-                best, where = score, cut
-        if where > 0:
-            found.append(where)
-            split(low, where)
-            split(where, high)
-
-    split(0, data.size)
-    return sorted(found)
+def shift(left: np.ndarray, right: np.ndarray) -> float:
+    """right's mean minus left's (log scale) when the difference is material and clear, else 0."""
+    difference = float(right.mean() - left.mean())
+    score = abs(difference) / (_within(left, right) * math.sqrt(1 / left.size + 1 / right.size))
+    return difference if abs(difference) >= MATERIAL and score > CLEAR else 0.0
 
 
 def classify(values: Sequence[float], warmup: int) -> str:
-    """`values` in order, the first `warmup` of them warmup samples."""
-    positive = [v for v in values if v > 0]
-    if len(positive) < 4 or len(positive) != len(values):
+    """`values` in order (time per iteration), the first `warmup` of them warmup samples."""
+    if len(values) < 3 or any(v <= 0 for v in values):
         return TOO_FEW
-    cuts = changepoints(values)
-    if not cuts:
-        return FLAT
-    if any(cut > warmup for cut in cuts):
-        return UNSTEADY
     data = np.log(np.asarray(values, dtype=float))
-    last, before = data[cuts[-1]:].mean(), data[max(0, cuts[-2] if len(cuts) > 1 else 0):cuts[-1]].mean()
-    return WARMUP if last < before else SLOWDOWN
+    measured = data[warmup:]
+    for cut in range(1, measured.size):
+        if shift(measured[:cut], measured[cut:]):
+            return UNSTEADY
+    if warmup == 0 or measured.size == 0:
+        return FLAT
+    moved = shift(data[:warmup], measured)
+    if moved < 0:
+        return WARMUP
+    return SLOWDOWN if moved > 0 else FLAT
 
 
 def steady(kind: str) -> bool:

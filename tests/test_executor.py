@@ -1,0 +1,100 @@
+"""The real executor: processes left behind are found and stopped, output costs disk not memory, and
+a child holding stdout cannot stall a run."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from versus.cli import main
+from versus.executor import LOG_BYTES, SubprocessExecutor
+
+
+def _alive(marker: str) -> list[str]:
+    found = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True)
+    return found.stdout.split()
+
+
+def test_a_detached_child_is_found_stopped_and_reported(tmp_path):
+    """Regression: a child started in its own session made versus wait for the pipe (300 s), then
+    stored the run as ok."""
+    marker = f"sleep-marker-{time.time_ns()}"
+    program = (f"import subprocess, sys\nsubprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)', "
+               f"'{marker}'], start_new_session=True)\nprint('parent done')\n")
+    started = time.monotonic()
+    done = SubprocessExecutor().execute([sys.executable, "-c", program], {"PATH": "/usr/bin:/bin"}, 30)
+    assert time.monotonic() - started < 10
+    assert done.exit_code == 0 and "parent done" in done.stdout
+    assert len(done.leftovers) == 1 and "pid" in done.leftovers[0]
+    time.sleep(0.2)
+    assert _alive(marker) == []
+
+
+def test_a_child_holding_stdout_after_end_does_not_stall_the_run(tmp_path, db, capsys):
+    """Regression: such a run was reported as "timed out … shrink the workload"."""
+    folder = tmp_path / "holder"
+    folder.mkdir()
+    (folder / "experiment.toml").write_text('''
+[experiment]
+runtimes = ["cpython@3.11"]
+[method]
+processes = 1
+warmup = 0
+samples = 1
+inner = 1
+timeout = 20
+[programs]
+python3 = "prog.py"
+[[cases]]
+name = "job"
+''')
+    (folder / "prog.py").write_text('''
+import json, os, subprocess, sys
+say = lambda **m: print("@versus " + json.dumps(m), flush=True)
+say(v=1, type="hello", runtime="cpython", version="3", clock="none")
+say(type="sample", case="job", ns=100, inner=1, warmup=False)
+say(type="end")
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)  # inherits stdout
+''')
+    started = time.monotonic()
+    code = main(["run", str(folder), "--db", str(db), "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert time.monotonic() - started < 15
+    assert code == 4 and "left 1 process behind" in doc["failed_runs"][0]["reason"]
+    assert "timed out" not in doc["failed_runs"][0]["reason"]
+
+
+def test_a_flood_of_output_is_kept_to_its_tail_in_memory(tmp_path):
+    program = ("import sys\nline = 'x' * 1000 + '\\n'\nfor i in range(30000): sys.stdout.write(line)\n"
+               "print('@versus {\"type\":\"end\"}')\nprint('the last log line')\n")
+    done = SubprocessExecutor().execute([sys.executable, "-c", program], {"PATH": "/usr/bin:/bin"}, 60)
+    assert done.exit_code == 0
+    assert len(done.stdout) < LOG_BYTES + 200_000  # 30 MB printed, about 4 MB kept
+    assert '@versus {"type":"end"}' in done.stdout and done.stdout.endswith("the last log line")
+    assert "log lines not kept in memory" in done.stdout
+
+
+def test_a_program_that_cannot_start_is_a_completed_failure(tmp_path):
+    done = SubprocessExecutor().execute([str(tmp_path / "missing")], {}, 5)
+    assert done.exit_code is None and "cannot start" in done.stderr
+
+
+def test_the_package_finds_its_helpers_from_versus_root_or_the_current_folder(tmp_path, monkeypatch):
+    from versus import paths
+    from versus.errors import VersusError
+
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.setenv("VERSUS_ROOT", str(root))
+    assert paths.helpers() == root / "helpers"
+    monkeypatch.setenv("VERSUS_ROOT", str(tmp_path))
+    try:
+        paths.helpers()
+        raise AssertionError("a VERSUS_ROOT without helpers must be refused")
+    except VersusError as error:
+        assert "VERSUS_ROOT" in error.message
+    monkeypatch.delenv("VERSUS_ROOT")
+    monkeypatch.setattr(paths, "__file__", str(tmp_path / "site-packages" / "versus" / "paths.py"))
+    monkeypatch.chdir(root / "experiments")
+    assert paths.project_root() == root  # a non-editable install, run from inside the checkout
