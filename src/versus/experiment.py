@@ -79,7 +79,7 @@ class Case(_Strict):
     check: str = Field("", description="expression of params (and `inner`) the program's check must equal")
     runtimes: tuple[str, ...] = Field((), strict=False, description="selectors: run the case only on these runtimes")
     command: str = Field("", description="command driver: the command; load driver: ab/wrk command; jmh: the benchmark")
-    description: str = ""
+    description: str = Field("", description="what the case does, in a sentence (shown by reports)")
     driver: str = Field("", description="overrides [experiment] driver for this case")
     programs: dict[str, str] = Field(default_factory=dict, description="overrides [programs] entries for this case")
     server: str = Field("", description="a command started before each process run, on VERSUS_PORT")
@@ -96,7 +96,7 @@ class Case(_Strict):
 
 
 class Side(_Strict):
-    case: str
+    case: str = Field(description="a case of this experiment")
     runtime: str = Field(description="a runtime selector: family, family@1.2, family@>=1.2, +flag, /java@N")
     params: dict[str, Scalar] = Field(default_factory=dict, description="pins swept parameters")
 
@@ -108,7 +108,7 @@ class Side(_Strict):
 class Claim(_Strict):
     """`[[claims]]`: a published statement with an expected ratio or bound."""
 
-    id: str
+    id: str = Field(description="a short name, fixed once published: letters, digits, '_', '.', '-'")
 
     @field_validator("id")
     @classmethod
@@ -116,13 +116,15 @@ class Claim(_Strict):
         if not re.match(_NAME, value):
             raise ValueError("a claim id is letters, digits, '_', '.' and '-', starting with a letter or digit")
         return value
-    statement: str
-    source: str
-    quote: str = ""
-    numerator: Side
+    statement: str = Field(description="what the claim says, as a testable sentence")
+    source: str = Field(description="who said it, where, when")
+    quote: str = Field("", description="the source's own words")
+    numerator: Side = Field(description="{ case, runtime, params }: the arms whose time (or metric) is on top")
     denominator: Side | None = Field(None, description="omit to bound the numerator's metric itself")
-    min: Annotated[float | None, Field(gt=0, strict=False, allow_inf_nan=False)] = None
-    max: Annotated[float | None, Field(gt=0, strict=False, allow_inf_nan=False)] = None
+    min: Annotated[float | None, Field(gt=0, strict=False, allow_inf_nan=False,
+                                       description="the ratio (or metric) is at least this")] = None
+    max: Annotated[float | None, Field(gt=0, strict=False, allow_inf_nan=False,
+                                       description="the ratio (or metric) is at most this")] = None
     metric: str = Field("", description="compare this metric instead of time")
 
     @model_validator(mode="after")
