@@ -17,7 +17,7 @@ EXPERIMENT = ROOT / "experiments" / "serialization"
 PROGRAM = EXPERIMENT / "python" / "serbench.py"
 DEPS = ROOT / "scripts" / "serialization-python-deps.sh"
 CPYTHON_CASES = {"protobuf", "thrift_binary", "thrift_compact", "pickle", "json", "orjson", "msgspec_json",
-                 "msgspec_msgpack", "msgpack", "cbor2", "fastavro", "pyfory"}
+                 "msgspec_msgpack", "msgpack", "cbor2", "fastavro", "pyfory", "flatbuffers"}
 PYPY_CASES = CPYTHON_CASES - {"orjson", "msgspec_json", "msgspec_msgpack", "pyfory"}
 _installed: dict[str, str] = {}
 
@@ -117,12 +117,26 @@ def test_a_stale_install_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert pylibs.activate() == str(folder)
 
 
+def experiment_python_cases() -> set[str]:
+    import tomllib
+
+    raw = tomllib.loads((EXPERIMENT / "experiment.toml").read_text())
+    return {c["name"][3:] for c in raw.get("cases", []) if c["name"].startswith("py_")}
+
+
+def test_the_experiment_has_a_case_per_python_serializer() -> None:
+    missing = CPYTHON_CASES - experiment_python_cases()
+    assert not missing, f"experiment.toml lacks the cases of {sorted(missing)}: merge experiments/serialization/python/CASES.toml"
+    assert experiment_python_cases() <= CPYTHON_CASES
+
+
 @pytest.mark.slow
 def test_every_python_case_runs_through_the_harness(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from versus.cli import main
 
     interpreter("cpython-3.11")
-    cases = ",".join("py_" + c for c in sorted(CPYTHON_CASES))
+    merged = experiment_python_cases()  # test_the_experiment_has_a_case_per_python_serializer checks it is all
+    cases = ",".join("py_" + c for c in sorted(merged))
     code = main(["run", "serialization", "--runtimes", "cpython@3.11,pypy@3.9", "--cases", cases, "--processes", "1",
                  "--warmup", "0", "--samples", "1", "--inner", "3", "--param", "value=unicode",
                  "--param", "pypy_prewarm_ms=0", "--db", str(db), "--format", "json"])
@@ -131,7 +145,7 @@ def test_every_python_case_runs_through_the_harness(db: Path, capsys: pytest.Cap
     doc = json.loads(captured.out)
     assert doc["failed_runs"] == []
     measured = {(a["case"], a["runtime"].split("@")[0]) for a in doc["arms"] if a["processes_ok"] == 1}
-    assert measured == {("py_" + c, "cpython") for c in CPYTHON_CASES} | {("py_" + c, "pypy") for c in PYPY_CASES}
+    assert measured == {("py_" + c, "cpython") for c in merged} | {("py_" + c, "pypy") for c in merged & PYPY_CASES}
     for arm in doc["arms"]:
         metrics = arm["metrics"]
         assert set(metrics) == {"create_ns", "serialize_ns", "deserialize_ns", "size", "deflate_size"}, arm["case"]

@@ -358,6 +358,114 @@ def _pyfory():
     return about, model.create, fory.serialize, fory.deserialize, model.touch, model.plain
 
 
+# ---------------------------------------------------------------------------------------------- FlatBuffers
+
+def _flatbuffers():
+    """schema/media.fbs written and read by hand with the flatbuffers runtime's Builder and Table, as the
+    JVM side does (flatc is not pinned here): vtable slot n is the schema's n-th field; optional scalars
+    (`= null`) are absent when unset. serialize builds the buffer from the plain object; deserialize copies
+    every field out into a plain object (the JVM side's "full object"; FlatBuffers' own strength, reading
+    a few fields in place, is not what this case measures)."""
+    import flatbuffers
+    from flatbuffers import encode, packer
+    from flatbuffers import number_types as N
+    from flatbuffers.table import Table
+
+    size_codes = {model.Size.SMALL: 0, model.Size.LARGE: 1, None: None}
+    player_codes = {model.Player.JAVA: 0, model.Player.FLASH: 1, None: None}
+    sizes, players = (model.Size.SMALL, model.Size.LARGE), (model.Player.JAVA, model.Player.FLASH)
+    Builder, Image, Media, MediaContent = flatbuffers.Builder, model.Image, model.Media, model.MediaContent
+    Int32, Int64, Int8, UOffset = N.Int32Flags, N.Int64Flags, N.Int8Flags, packer.uoffset
+
+    def string_vector(b, offsets):
+        b.StartVector(4, len(offsets), 4)
+        for offset in reversed(offsets):
+            b.PrependUOffsetTRelative(offset)
+        return b.EndVector()
+
+    def serialize(c):
+        b = Builder(512)
+        images = []
+        for i in c.images:
+            uri = b.CreateString(i.uri)
+            title = None if i.title is None else b.CreateString(i.title)
+            b.StartObject(5)
+            b.PrependUOffsetTRelativeSlot(0, uri, 0)
+            if title is not None:
+                b.PrependUOffsetTRelativeSlot(1, title, 0)
+            b.PrependInt32Slot(2, i.width, None)
+            b.PrependInt32Slot(3, i.height, None)
+            b.PrependInt8Slot(4, size_codes[i.size], None)
+            images.append(b.EndObject())
+        image_vector = string_vector(b, images)
+        m = c.media
+        uri = b.CreateString(m.uri)
+        title = None if m.title is None else b.CreateString(m.title)
+        fmt = None if m.format is None else b.CreateString(m.format)
+        persons = string_vector(b, [b.CreateString(p) for p in m.persons])
+        copyright = None if m.copyright is None else b.CreateString(m.copyright)
+        b.StartObject(11)
+        b.PrependUOffsetTRelativeSlot(0, uri, 0)
+        if title is not None:
+            b.PrependUOffsetTRelativeSlot(1, title, 0)
+        b.PrependInt32Slot(2, m.width, None)
+        b.PrependInt32Slot(3, m.height, None)
+        if fmt is not None:
+            b.PrependUOffsetTRelativeSlot(4, fmt, 0)
+        b.PrependInt64Slot(5, m.duration, None)
+        b.PrependInt64Slot(6, m.size, None)
+        b.PrependInt32Slot(7, m.bitrate, None)
+        b.PrependUOffsetTRelativeSlot(8, persons, 0)
+        b.PrependInt8Slot(9, player_codes[m.player], None)
+        if copyright is not None:
+            b.PrependUOffsetTRelativeSlot(10, copyright, 0)
+        media = b.EndObject()
+        b.StartObject(2)
+        b.PrependUOffsetTRelativeSlot(0, image_vector, 0)
+        b.PrependUOffsetTRelativeSlot(1, media, 0)
+        b.Finish(b.EndObject())
+        return bytes(b.Output())
+
+    def text(t, slot):
+        o = t.Offset(4 + 2 * slot)
+        return t.String(o + t.Pos).decode("utf-8") if o else None
+
+    def scalar(t, slot, flags):
+        o = t.Offset(4 + 2 * slot)
+        return t.Get(flags, o + t.Pos) if o else None
+
+    def child(t, slot):
+        o = t.Offset(4 + 2 * slot)
+        return Table(t.Bytes, t.Indirect(o + t.Pos)) if o else None
+
+    def vector(t, slot):
+        """(start, length) of a vector field; (0, 0) when absent."""
+        o = t.Offset(4 + 2 * slot)
+        return (t.Vector(o), t.VectorLen(o)) if o else (0, 0)
+
+    def deserialize(data):
+        root = Table(data, encode.Get(UOffset, data, 0))
+        images = []
+        start, length = vector(root, 0)
+        for k in range(length):
+            i = Table(data, root.Indirect(start + 4 * k))
+            size = scalar(i, 4, Int8)
+            images.append(Image(text(i, 0), text(i, 1), scalar(i, 2, Int32), scalar(i, 3, Int32),
+                                None if size is None else sizes[size]))
+        m = child(root, 1)
+        start, length = vector(m, 8)
+        persons = [m.String(start + 4 * k).decode("utf-8") for k in range(length)]
+        player = scalar(m, 9, Int8)
+        media = Media(text(m, 0), text(m, 1), scalar(m, 2, Int32), scalar(m, 3, Int32), text(m, 4),
+                      scalar(m, 5, Int64), scalar(m, 6, Int64), scalar(m, 7, Int32), persons,
+                      None if player is None else players[player], text(m, 10))
+        return MediaContent(media, images)
+
+    about = "flatbuffers %s (Python runtime), schema/media.fbs by hand, copied out into the plain object" % (
+        _version("flatbuffers"))
+    return about, model.create, serialize, deserialize, model.touch, model.plain
+
+
 # ---------------------------------------------------------------------------------------------- msgspec
 
 def _msgspec(kind):
@@ -420,6 +528,7 @@ REGISTRY = [
     ("cbor2", ("cbor2",), _cbor2),
     ("fastavro", ("fastavro",), _fastavro),
     ("pyfory", ("pyfory",), _pyfory),
+    ("flatbuffers", ("flatbuffers",), _flatbuffers),
 ]
 
 # The JVM side's names for the formats both sides write (CrossLanguage FORMAT).

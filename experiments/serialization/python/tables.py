@@ -34,10 +34,11 @@ def cell(estimate: dict[str, Any]) -> str:
 def tables(doc: dict[str, Any]) -> str:
     arms = [a for a in doc["arms"] if a["case"].startswith("py_") and (a.get("estimate") or a.get("median"))]
     out = []
-    for runtime in sorted({a["runtime"] for a in arms}):
-        rows = sorted((a for a in arms if a["runtime"] == runtime), key=lambda a: interval(a)["value"])
-        values = sorted({a["params"].get("value", "standard") for a in rows})
-        out.append(f"#### {runtime} (value {', '.join(values)})\n")
+    groups = sorted({(a["params"].get("value", "standard"), a["runtime"]) for a in arms})
+    for value, runtime in groups:
+        rows = sorted((a for a in arms if a["runtime"] == runtime and a["params"].get("value", "standard") == value),
+                      key=lambda a: interval(a)["value"])
+        out.append(f"#### {runtime}, value {value}\n")
         out.append("| case | create | serialize | deserialize | serialize + deserialize | size | deflate | processes |")
         out.append("|---|---|---|---|---|---|---|---|")
         for a in rows:
