@@ -65,7 +65,8 @@ def metric_bounds(low: float | None, high: float | None) -> str:
 def undecided(decision: Decision, seconds_needed: float | None, comparison: bool) -> str:
     """What it would take: the MDE, or the rounds (and time) the next decision needs."""
     parts = []
-    if comparison and decision.mde is not None and math.isfinite(decision.mde):
+    # An MDE past 100% says nothing a reader can use: the rounds it needs say it better.
+    if comparison and decision.mde is not None and decision.mde < 1 and not decision.note:
         parts.append(f"could detect ≥ {decision.mde:.1%}")
     if decision.rounds_needed is not None:
         more = decision.rounds_needed - decision.n
