@@ -85,7 +85,9 @@ def test_jmh_cases_check_and_report_sizes(jars: dict[str, Path], db: Path, capsy
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     # Another JMH on the machine may hold JMH's lock; versus runs one process at a time itself.
     monkeypatch.setenv("JAVA_TOOL_OPTIONS", "-Djmh.ignoreLock=true")
-    cases = ["protobuf2008_roundtrip", "java_externalizable_serialize", "flatbuffers_read_two"]
+    # JDK 17: a 2008 artifact and Java serialization; JDK 25: FlatBuffers' lazy read and Fory (whose jar needs
+    # the shaded jar to stay Multi-Release on JDK 25).
+    cases = ["protobuf2008_roundtrip", "java_externalizable_serialize", "flatbuffers_read_two", "fory_serialize"]
     code, doc = run_json(["run", "serialization", "--cases", ",".join(cases), "--runtimes", "java@17,java@25",
                           "--processes", "1", "--warmup", "0", "--samples", "1", "--param", "iteration_ms=10",
                           "--param", "value=unicode", "--db", str(db)], capsys)
@@ -99,6 +101,7 @@ def test_jmh_cases_check_and_report_sizes(jars: dict[str, Path], db: Path, capsy
     assert round(arms["protobuf2008_roundtrip"]["metrics"]["size"]["value"]) == sizes["Protobuf"][unicode][0]
     assert round(arms["protobuf2008_roundtrip"]["metrics"]["deflate_size"]["value"]) == sizes["Protobuf"][unicode][1]
     assert round(arms["java_externalizable_serialize"]["metrics"]["size"]["value"]) == sizes["JavaExternalizable"][unicode][0]
+    assert round(arms["fory_serialize"]["metrics"]["size"]["value"]) == sizes["Fory"][unicode][0]
     assert "size" not in arms["flatbuffers_read_two"]["metrics"]
 
 
