@@ -40,7 +40,7 @@ def test_every_case_runs_once_with_its_checks(db: Path, capsys: pytest.CaptureFi
     for case, arm in arms.items():
         assert arm["processes_ok"] == 1, case
         assert set(arm["metrics"]) >= METRICS, case
-        assert arm["metrics"]["throughput_rps"]["median"]["value"] > 0, case
+        assert arm["metrics"]["throughput_rps"]["value"] > 0, case
     assert {c["id"] for c in doc["claims"]} >= {"http-10x", "spring-rpc-cost", "grpc-vs-http"}
     assert all(c["instances"] for c in doc["claims"]), "every claim has a measured ratio"
 
