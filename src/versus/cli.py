@@ -264,7 +264,7 @@ def _report(args: argparse.Namespace, store: Store | None = None, write_files: b
     analysis = analyze(store, args.session)
     folder = report_folder(args.db, analysis.session["id"])
     doc = None
-    if write_files or args.format == "json":
+    if write_files or args.format == "json" or args.html:  # the HTML page hands it to experiments' report.py
         doc = document.document(analysis, store.runs(analysis.session["id"]))
     if write_files:
         _write_reports(folder, analysis, doc)
@@ -305,23 +305,15 @@ def _write_reports(folder: Path, analysis: Any, doc: Any) -> None:
 
 
 def _write_html(target: Path, analysis: Any, doc: Any) -> None:
-    import importlib
+    from .report import html
 
-    try:
-        html = importlib.import_module("versus.report.html")
-    except ImportError:
-        return
     html.write(target, analysis, doc)
 
 
 def _write_index(store: Store, db: Path) -> None:
     """`versus-results/index.html`: every session of the database, each linking its own page."""
-    import importlib
+    from .report import html
 
-    try:
-        html = importlib.import_module("versus.report.html")
-    except ImportError:
-        return
     listed = [{**entry, "folder": report_folder(db, entry["id"]).name} for entry in store.sessions()]
     stem = "" if db.name == DEFAULT_DB.name else f"{db.stem}-"
     html.write_index(db.parent / f"{stem}index.html", listed)
