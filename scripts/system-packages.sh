@@ -3,6 +3,7 @@
 # otherwise we print the command and go on: the run says which runtimes it had to leave out.
 set -u
 wanted=(pypy3 ruby maven hyperfine wrk apache2-utils python3-dev clang thrift-compiler fonts-dejavu-core)
+wanted+=(chromium)  # headless, for tests/test_html.py: the HTML report checked in a real browser
 missing=()
 for package in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
