@@ -244,6 +244,29 @@ def _large_document(experiments: int = 3, cases: int = 25, runtimes: int = 4) ->
             "host": {"cpu": "test", "cores": 2}, "definitions": {}, "arms": arms}
 
 
+def _fib_document() -> dict[str, Any]:
+    arms = []
+    for version, mode, ms in (("1.0", "int", 400), ("1.0", "jit", 300), ("10.1.1.0", "jit", 20), ("10.1.1.0", "int", 90)):
+        arms.append({"experiment": "fib", "case": "fib_recursive", "runtime": f"jruby@{version}+{mode}/java@25",
+                     "runtime_info": {"family": "jruby", "version": version, "flags": [mode], "jdk_version": "25.0.1"},
+                     "estimate": {"value": ms * 1e6, "low": ms * 0.9e6, "high": ms * 1.1e6}})
+    arms.append({"experiment": "fib", "case": "fib_recursive", "runtime": "cruby@3.1",
+                 "runtime_info": {"family": "cruby", "version": "3.1.2", "flags": []},
+                 "estimate": {"value": 80e6, "low": 75e6, "high": 85e6}})
+    return {"format": "versus.session", "session": {"id": 1}, "arms": arms}
+
+
+def test_an_experiments_report_py_adds_its_charts(claims_page: tuple[Analysis, Path]) -> None:
+    """fib's report.py, found through the folder the session stored, draws its then-and-now chart into section 5."""
+    from versus.paths import experiments
+
+    analysis, _ = claims_page
+    analysis.session["definitions"]["claims"]["path"] = str(experiments() / "fib")
+    text = html.render(analysis, _fib_document())
+    charts = text[text.index('<section id="charts"'):]
+    assert "fib_recursive on JRuby, then and now" in charts and "<svg" in charts
+
+
 def test_a_large_session_stays_small(tmp_path: Path, db: Path) -> None:
     """make run's session: ~300 arms and ~700 process runs; the page must stay attachable (a few MB)."""
     source = tmp_path / "large.json"

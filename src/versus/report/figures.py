@@ -56,9 +56,10 @@ LABEL_CHARS = 46  # longer row labels are cut (the tables beside the chart say t
 
 
 @contextmanager
-def style() -> Iterator[None]:
-    """The report's matplotlib settings, also for the experiments' own charts (report.py hooks)."""
-    with matplotlib.rc_context(cast(Any, _STYLE)):  # matplotlib types its keys as literals
+def style(math: bool = False) -> Iterator[None]:
+    """The report's matplotlib settings. The experiments' own charts (report.py hooks) get them with
+    math on: their log axes label ticks as mathtext, and their strings are their own."""
+    with matplotlib.rc_context(cast(Any, {**_STYLE, "text.parse_math": math})):  # matplotlib types its keys as literals
         yield
 
 
@@ -154,13 +155,14 @@ class Estimate:
     colour: str = COLOURS[""]
     dots: Sequence[float] = ()  # each process run's value
     note: str = ""  # at the right: the ratio and verdict, or why there is no interval
+    rough: float | None = None  # no value to judge yet: a plain estimate, drawn hollow
 
 
 def forest(rows: list[Estimate], bound_low: float | None, bound_high: float | None, axis_label: str,
            title: str = "") -> str:
     """A claim's instances as ratios with the intervals that decided them, against the bound (shaded)."""
     with style():
-        numbers = [v for r in rows for v in (r.value, r.low, r.high) if v is not None]
+        numbers = [v for r in rows for v in (r.value, r.low, r.high, r.rough) if v is not None]
         numbers += [b for b in (bound_low, bound_high) if b is not None]
         logarithmic = bool(numbers) and min(numbers) > 0
         figure, axes = plt.subplots(figsize=(WIDTH, 0.55 + 0.28 * len(rows)))
@@ -203,7 +205,11 @@ def _rows(axes: Any, rows: list[Estimate], left: float) -> None:
     if shown:
         axes.scatter([s[0] for s in shown], [s[1] for s in shown], s=40, c=[s[2] for s in shown], edgecolors="white",
                      linewidths=0.8, zorder=4, clip_on=False)
-    missing = [y for r, y in zip(rows, ys) if r.value is None]
+    rough = [(r.rough, y, r.colour) for r, y in zip(rows, ys) if r.value is None and r.rough is not None]
+    if rough:
+        axes.scatter([s[0] for s in rough], [s[1] for s in rough], s=36, facecolors="white",
+                     edgecolors=[s[2] for s in rough], linewidths=1.4, zorder=4, clip_on=False)
+    missing = [y for r, y in zip(rows, ys) if r.value is None and r.rough is None]
     if missing:
         axes.scatter([left] * len(missing), missing, s=30, marker="x", color=COLOURS["does not hold"], zorder=4,
                      clip_on=False)
@@ -332,5 +338,5 @@ def _cell(axes: Any, trace: Trace, x0: float, y0: float, unsteady: str, slowdown
             dots[1].append(y)
             dots[2].append(colour)
     # one text per cell (texts are what takes matplotlib the time): the title and the cell's y range
-    axes.text(x0, y0 + 1.04, f"{trace.title}\n{low:.3g}× to {high:.3g}×", fontsize=6.8, va="bottom", ha="left",
+    axes.text(x0, y0 + 1.04, f"{trace.title}\n{low:.3g}× to {high:.3g}×", fontsize=7.4, va="bottom", ha="left",
               color=trace.alarm or "#24292f", linespacing=1.2)

@@ -32,6 +32,7 @@ from .tables import Table
 
 HOOK = "report.py"  # experiments/<name>/report.py may define figures(doc) -> [(title, svg)]
 MANY_ARMS = 40  # an experiment with more arms shows its tables folded
+FOLDED_ROWS = 12  # a longer list of unsettled arms is folded: the charts below show the same
 
 
 def _e(value: object) -> str:
@@ -164,20 +165,25 @@ def _claim_overview(analysis: Analysis) -> str:
     rows = []
     for index, claim in enumerate(analysis.claims):
         estimates = [j.decision.interval.value for j in claim.instances if j.decision.interval is not None]
+        approximate = not estimates
+        if approximate:  # no interval yet anywhere: the arms' own estimates, marked ≈
+            estimates = [r for r in (rough(j) for j in claim.instances) if r is not None]
         held = sum(1 for j in claim.instances if j.verdict == "holds")
         measured = ""
         if estimates:
             unit = "×" if claim.claim.denominator is not None else ""
             low, high = min(estimates), max(estimates)
-            measured = f"{low:.3g}{unit}" if len(estimates) == 1 else f"{low:.3g}{unit} … {high:.3g}{unit}"
-        count = f"{held}/{len(claim.instances)} hold" if claim.instances else claim.note
+            measured = ("≈" if approximate else "") + (f"{low:.3g}{unit}" if len(estimates) == 1
+                                                      else f"{low:.3g}{unit} … {high:.3g}{unit}")
+        count = f"{held}/{len(claim.instances)} hold" if claim.instances else ""
+        note = f'<div class="muted">{_e(claim.note)}</div>' if claim.note else ""
         rows.append(f'<tr class="{_verdict_class(claim.verdict)}"><td><a href="#{_claim_anchor(claim, index)}">'
-                    f"<code>{_e(claim.claim.id)}</code></a></td><td>{_pill(claim.verdict)}</td>"
-                    f"<td>{_e(tables.expected(claim))}</td><td>{_e(measured)}</td><td>{_e(count)}</td>"
-                    f"<td>{_e(claim.claim.statement)}</td><td>{_e(claim.experiment)}</td></tr>")
-    return ('<table class="overview sortable"><thead><tr><th>claim</th><th>verdict</th><th>expected</th>'
-            "<th>measured</th><th>instances</th><th>statement</th><th>experiment</th></tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>")
+                    f"<code>{_e(claim.claim.id)}</code></a><div class=\"statement\">{_e(claim.claim.statement)}</div>{note}"
+                    f"</td><td>{_pill(claim.verdict)}</td><td>{_e(tables.expected(claim))}</td><td>{_e(measured)}</td>"
+                    f"<td>{_e(count)}</td><td>{_e(claim.experiment)}</td></tr>")
+    return ('<div class="table-wrap"><table class="overview sortable"><thead><tr><th>claim</th><th>verdict</th>'
+            "<th>expected</th><th>measured</th><th>instances</th><th>experiment</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></div>")
 
 
 def _pill(verdict: str) -> str:
@@ -210,16 +216,42 @@ def _instance_label(judged: Judged) -> str:
     return tables.instance_what(judged)
 
 
+def rough(judged: Judged) -> float | None:
+    """Numerator ÷ denominator of the arms' own estimates: what the data says before a verdict can
+    (shown hollow and with ≈, never as a verdict or with an interval)."""
+    def value(arm: ArmResult) -> float | None:
+        if judged.item.metric:
+            entry = arm.metrics.get(judged.item.metric)
+            return entry[0].value if entry else None
+        return arm.summary.value if arm.summary else None
+
+    top = value(judged.numerator)
+    if judged.denominator is None or top is None:
+        return top
+    bottom = value(judged.denominator)
+    return top / bottom if bottom else None
+
+
+def _judged_note(judged: Judged, unit: str) -> str:
+    shown = judged.decision.interval
+    if shown is not None:
+        return f"{shown.value:.3g}{unit} {judged.verdict}"
+    estimate = rough(judged)
+    if estimate is None:
+        return judged.decision.note or judged.verdict
+    return f"≈{estimate:.3g}{unit}, {judged.decision.n} round{'s' if judged.decision.n != 1 else ''}: no interval yet"
+
+
 def _forest(claim: ClaimResult) -> str:
     rows = []
     for judged in claim.instances:
         shown = judged.decision.interval
         colour = figures.COLOURS.get(judged.verdict, figures.COLOURS[""])
         unit = "×" if judged.denominator is not None else ""
-        note = f"{shown.value:.3g}{unit} {judged.verdict}" if shown else (judged.decision.note or judged.verdict)
         rows.append(figures.Estimate(_instance_label(judged), shown.value if shown else None,
                                      shown.low if shown else None, shown.high if shown else None, colour,
-                                     note=figures.short(note, 40)))
+                                     note=figures.short(_judged_note(judged, unit), 44),
+                                     rough=None if shown else rough(judged)))
     spec = claim.claim
     label = "ratio, log scale" if spec.denominator is not None else f"{spec.metric}"
     return f'<figure class="forest">{figures.forest(rows, spec.min, spec.max, label, f"claim {spec.id}")}</figure>'
@@ -272,9 +304,8 @@ def _row(arm: ArmResult, label: str, comparison: Judged | None, is_baseline: boo
     dots = [p.value for p in arm.processes if p.status == "ok" and p.value is not None]
     summary = arm.summary
     if comparison is not None:
-        shown = comparison.decision.interval
         colour = figures.COLOURS.get(comparison.verdict, figures.COLOURS[""])
-        note = f"{shown.value:.3g}× {comparison.verdict}" if shown else comparison.verdict
+        note = _judged_note(comparison, "×")
     else:
         colour = figures.COLOURS["baseline" if is_baseline else ""]
         note = "baseline" if is_baseline else ""
@@ -334,7 +365,10 @@ def _warmup(analysis: Analysis, experiments: list[str]) -> str:
              "measured samples solid. A process whose measured samples shift by ≥ 2% (no steady state) is red, one "
              "that slowed down during warmup orange; such arms have red titles and are listed first.</p>"]
     unsettled = tables.steady_table(analysis)
-    if unsettled:
+    if unsettled and len(unsettled.rows) > FOLDED_ROWS:
+        parts.append(f"<details><summary>{len(unsettled.rows)} arms with processes that did not settle (the table)"
+                     f"</summary>{_table(unsettled)}</details>")
+    elif unsettled:
         parts.append(_table(unsettled))
     for name in experiments:
         traces = _traces([a for a in analysis.arms if a.id.experiment == name])
@@ -505,7 +539,7 @@ def _own_charts(analysis: Analysis, experiments: list[str], doc: dict[str, Any] 
                 from .document import document
 
                 doc = document(analysis, [])
-            with figures.style():
+            with figures.style(math=True):
                 charts = list(hook(doc))
         except Exception as error:  # an experiment's chart code must never cost the report
             parts.append(f'<p class="note">{_e(name)}/{HOOK} failed: {_e(type(error).__name__)}: {_e(error)}</p>')
@@ -619,7 +653,9 @@ th{background:var(--soft);font-weight:600;white-space:nowrap}
 caption{caption-side:bottom;text-align:left;font-size:12px;padding-top:4px}
 tr:hover td{background:#f6f8fa80}
 .table-wrap{overflow-x:auto}
-table.overview td:nth-child(6){min-width:260px}
+table.overview td{padding-top:6px;padding-bottom:6px}
+table.overview .statement{font-size:13px;color:#424a53;margin-top:1px}
+table.overview .pill,table.overview td:nth-child(3),table.overview td:nth-child(5){white-space:nowrap}
 table.overview tr.v-fails td:first-child{box-shadow:inset 3px 0 var(--fails)}
 table.overview tr.v-holds td:first-child{box-shadow:inset 3px 0 var(--holds)}
 table.overview tr.v-open td:first-child{box-shadow:inset 3px 0 var(--open)}
