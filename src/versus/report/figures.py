@@ -246,7 +246,9 @@ def points(panels: list[Panel], title: str = "") -> str:
             _rows(axes, panel.rows, left)
             axes.set_title(short(panel.title, 110), pad=4)
         total = sum(heights) + 0.1
-        figure.subplots_adjust(left=_left_margin(panels), right=1 - 1.55 / WIDTH, top=1 - 0.25 / total,
+        longest_note = max((len(r.note) for p in panels for r in p.rows), default=0)
+        figure.subplots_adjust(left=_left_margin(panels), right=1 - min(3.0, 0.2 + 0.068 * longest_note) / WIDTH,
+                               top=1 - 0.25 / total,
                                bottom=0.3 / total, hspace=0.62 * len(panels) / sum(heights))
         return svg(figure, title)
 

@@ -232,13 +232,15 @@ def rough(judged: Judged) -> float | None:
     return top / bottom if bottom else None
 
 
-def _judged_note(judged: Judged, unit: str) -> str:
+def _judged_note(judged: Judged, unit: str, brief: bool = False) -> str:
     shown = judged.decision.interval
     if shown is not None:
         return f"{shown.value:.3g}{unit} {judged.verdict}"
     estimate = rough(judged)
     if estimate is None:
-        return judged.decision.note or judged.verdict
+        return judged.verdict if brief else (judged.decision.note or judged.verdict)
+    if brief:
+        return f"≈{estimate:.3g}{unit} {judged.verdict}"
     return f"≈{estimate:.3g}{unit}, {judged.decision.n} round{'s' if judged.decision.n != 1 else ''}: no interval yet"
 
 
@@ -305,7 +307,7 @@ def _row(arm: ArmResult, label: str, comparison: Judged | None, is_baseline: boo
     summary = arm.summary
     if comparison is not None:
         colour = figures.COLOURS.get(comparison.verdict, figures.COLOURS[""])
-        note = _judged_note(comparison, "×")
+        note = _judged_note(comparison, "×", brief=True)
     else:
         colour = figures.COLOURS["baseline" if is_baseline else ""]
         note = "baseline" if is_baseline else ""
@@ -593,7 +595,7 @@ def render_index(sessions: list[dict[str, Any]]) -> str:
         failed = int(entry.get("failed") or 0)
         failed_cell = f'<td class="bad">{failed}</td>' if failed else f"<td>{failed}</td>"
         rows.append(f"<tr><td>{link}</td><td>{_e(_when(entry.get('created')))}</td><td>{_e(_when(entry.get('finished')))}</td>"
-                    f"<td>{_e(entry.get('status', ''))}</td><td>{_e(entry.get('experiments') or '')}</td>"
+                    f"<td>{_e(entry.get('status', ''))}</td><td>{_e(str(entry.get('experiments') or '').replace(',', ', '))}</td>"
                     f"<td>{_e(entry.get('arms', 0))}</td><td>{_e(entry.get('runs', 0))}</td>"
                     f"{failed_cell}<td><code>{_e(command)}</code></td></tr>")
     body = ('<header class="masthead"><p class="kicker">versus</p><h1>Sessions</h1>'
@@ -679,6 +681,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;font-size:14p
 dt{color:var(--muted)}dd{margin:0}
 pre.command{font-size:14px;background:#0d1117;color:#e6edf3;border:0}
 td.bad{color:var(--fails);font-weight:600}
+table.sessions td:nth-child(-n+3){white-space:nowrap}
 .question{font-style:italic;margin:0 0 2px}
 th.sorted-up:after{content:" ▲"}th.sorted-down:after{content:" ▼"}
 .sortable th{cursor:pointer}
