@@ -267,6 +267,12 @@ def test_an_experiments_report_py_adds_its_charts(claims_page: tuple[Analysis, P
     assert "fib_recursive on JRuby, then and now" in charts and "<svg" in charts
 
 
+def test_an_experiments_svg_that_could_run_code_is_shown_as_text() -> None:
+    assert html._own_svg('<svg><script>window.pwned=1</script></svg>', 1).startswith('<p class="note">')
+    assert html._own_svg('<svg><rect onclick="window.pwned=1"/></svg>', 2).startswith('<p class="note">')
+    assert html._own_svg('<svg><text>one = 1</text></svg>', 3).startswith("<svg")
+
+
 def test_a_large_session_stays_small(tmp_path: Path, db: Path) -> None:
     """make run's session: ~300 arms and ~700 process runs; the page must stay attachable (a few MB)."""
     source = tmp_path / "large.json"

@@ -559,7 +559,7 @@ def _own_charts(analysis: Analysis, experiments: list[str], doc: dict[str, Any] 
 def _own_svg(text: str, index: int) -> str:
     """An experiment's SVG, tidied like ours; anything that is not one SVG element is shown as text."""
     tidied = figures.tidy(text, f"own{index}-")
-    if not tidied.startswith("<svg") or re.search(r"<\s*(script|foreignObject|iframe)|\son\w+\s*=", tidied, re.I):
+    if not tidied.startswith("<svg") or re.search(r"<\s*(script|foreignObject|iframe)|<[^>]*\son\w+\s*=", tidied, re.I):
         return f'<p class="note">not an SVG chart: {_e(tidied[:200])}</p>'
     return tidied
 
