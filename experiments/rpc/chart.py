@@ -1,8 +1,9 @@
 """The rpc experiment's latency chart, like the post's: one bar per case, the median round trip on a log scale.
 
-Reads a session's JSON document (`versus report SESSION --format json`) and draws, for one JDK, the median
-time per round trip of every rpc case (the 2008 setup and today's, whiskers = 95% confidence interval),
-with the post's three 2008 figures (a MacBook Pro, Java 5) as reference bars. It also prints the claims'
+Reads a session's JSON document (`versus report SESSION --format json`) and draws, for one JDK, every rpc
+case's median round trip (`latency_p50_us`, the median over process runs; whiskers = its 95% confidence
+interval; a tick = the p99 round trip), the 2008 setup's and today's, with the post's three 2008 figures (a
+MacBook Pro, Java 5) as reference bars. It also prints a table of every case's figures and the claims'
 ratios, so the README can quote them from the same session.
 
     .venv/bin/versus report 7 --format json | .venv/bin/python experiments/rpc/chart.py - -o experiments/rpc/latency.png
@@ -57,26 +58,51 @@ def rpc_arms(document: dict[str, Any], jdk: str) -> dict[str, dict[str, Any]]:
     return found
 
 
-def estimate(arm: dict[str, Any]) -> dict[str, float] | None:
-    """The arm's time per round trip in ns with its 95% interval (`estimate`; `median` in older documents)."""
-    found = arm.get("estimate") or arm.get("median")
-    return found if isinstance(found, dict) and "value" in found else None
+def estimate(arm: dict[str, Any], metric: str = "latency_p50_us") -> dict[str, float] | None:
+    """The arm's metric (µs) with its 95% interval; None if the arm did not report it."""
+    found = arm.get("metrics", {}).get(metric)
+    return found if isinstance(found, dict) and found.get("value") is not None else None
 
 
-def rows(arms: dict[str, dict[str, Any]]) -> list[tuple[str, str, float, float, float]]:
-    """(label, setup, median ms, low ms, high ms) per bar, the post's figures first."""
-    out = [(label, "post", ms, ms, ms) for label, ms in POST]
+Bar = tuple[str, str, float, float, float, float]  # label, setup, median ms, low ms, high ms, p99 ms
+
+
+def rows(arms: dict[str, dict[str, Any]]) -> list[Bar]:
+    """One bar per case, the post's figures first."""
+    out: list[Bar] = [(label, "post", ms, ms, ms, 0.0) for label, ms in POST]
     for case, label, setup in CASES:
         if case in arms:
             value = estimate(arms[case])
             assert value is not None
-            ms = value["value"] / 1e6
+            ms = value["value"] / 1e3
             low, high = value.get("low"), value.get("high")  # None when the interval is undefined
-            out.append((label, setup, ms, ms if low is None else low / 1e6, ms if high is None else high / 1e6))
+            p99 = estimate(arms[case], "latency_p99_us")
+            out.append((label, setup, ms, ms if low is None else low / 1e3, ms if high is None else high / 1e3,
+                        p99["value"] / 1e3 if p99 else 0.0))
     return out
 
 
-def draw(bars: list[tuple[str, str, float, float, float]], title: str, output: Path) -> None:
+def table(arms: dict[str, dict[str, Any]]) -> list[str]:
+    """A Markdown table of every case's figures (medians over process runs)."""
+    lines = ["| case | round trip p50 | p90 | p99 | mean of batches | round trips/s at concurrency 8 |",
+             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for case, _, _ in CASES:
+        arm = arms.get(case)
+        if not arm:
+            continue
+        cells = []
+        for metric in ("latency_p50_us", "latency_p90_us", "latency_p99_us"):
+            found = estimate(arm, metric)
+            cells.append(f"{found['value']:,.0f} µs" if found else "")
+        mean = arm.get("estimate") or {}
+        cells.append(f"{mean['value'] / 1e3:,.0f} µs" if mean.get("value") else "")
+        rps = estimate(arm, "throughput_rps")
+        cells.append(f"{rps['value']:,.0f}" if rps else "")
+        lines.append(f"| `{case}` | " + " | ".join(cells) + " |")
+    return lines
+
+
+def draw(bars: list[Bar], title: str, output: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -84,19 +110,21 @@ def draw(bars: list[tuple[str, str, float, float, float]], title: str, output: P
 
     figure, axes = plt.subplots(figsize=(9, 0.42 * len(bars) + 1.6))
     positions = list(range(len(bars)))[::-1]
-    for y, (_label, setup, ms, low, high) in zip(positions, bars):
+    for y, (_label, setup, ms, low, high, p99) in zip(positions, bars):
         axes.barh(y, ms, color=COLOURS[setup], height=0.7)
         if high > low:
             axes.errorbar(ms, y, xerr=[[ms - low], [high - ms]], fmt="none", ecolor="black", capsize=3, linewidth=1)
+        if p99 > 0:
+            axes.plot([p99], [y], marker="|", color="black", markersize=12)
         axes.text(high * 1.15, y, f"{ms:.3g} ms", va="center", fontsize=8)
     axes.set_yticks(positions, [b[0] for b in bars], fontsize=8)
     axes.set_xscale("log")
-    axes.set_xlabel("round trip, ms (median; log scale)")
+    axes.set_xlabel("round trip, ms (median, 95% CI; | = p99; log scale)")
     axes.set_title(title, fontsize=10)
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in COLOURS.values()]
     axes.legend(handles, ["the post (2008, Mac OS X)", "2008 setup, here", "today's setup, here"], fontsize=8,
-                loc="lower right")
-    right = max(b[4] for b in bars)
+                loc="upper right")
+    right = max(max(b[4], b[5]) for b in bars)
     axes.set_xlim(min(b[3] for b in bars) / 2, right * 8)
     figure.tight_layout()
     figure.savefig(output, dpi=110)
@@ -130,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     title = f"One MediaContent round trip on loopback, java@{args.jdk} (versus session {session.get('id')}, {day})"
     draw(rows(arms), title, Path(args.output))
     print(f"wrote {args.output}")
+    for line in table(arms):
+        print(line)
     for line in claims(document):
         print(line)
     return 0
