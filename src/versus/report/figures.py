@@ -52,7 +52,7 @@ _STYLE: dict[str, Any] = {
     "savefig.facecolor": "none",
 }
 WIDTH = 10.5  # inches: 756 pt, shown 1:1 as 1008 px, the width of the page's column
-LABEL_CHARS = 46  # longer row labels are cut (the tables beside the chart say them in full)
+LABEL_CHARS = 56  # longer row labels are cut (the tables beside the chart say them in full)
 
 
 @contextmanager
