@@ -311,14 +311,15 @@ def _cell(axes: Any, trace: Trace, x0: float, y0: float, unsteady: str, slowdown
     measured = sorted(v for s in trace.series for v in s.values[s.warmup:])
     middle = measured[len(measured) // 2] if measured else 1.0
     relative = [[v / middle for v in s.values] for s in trace.series]
-    low = min(min(r) for r in relative)
-    high = max(max(r) for r in relative)
-    # at least ±3% of room: a quiet process stays a flat line instead of magnified noise
-    low, high = min(low, 0.97), max(high, 1.03)
+    # The range is the measured samples' (where a JIT that never settled shows), with at least ±3% of room
+    # so a quiet process stays a flat line; warmup samples beyond it sit on the cell's edge.
+    kept = [v / middle for v in measured] or [1.0]
+    low, high = min(min(kept) / 1.02, 0.97), max(max(kept) * 1.02, 1.03)
     span = math.log(high / low)
     width = max(len(r) for r in relative) - 1 or 1
 
     def place(i: int, v: float) -> tuple[float, float]:
+        v = min(max(v, low), high)
         return x0 + i / width, y0 + 0.04 + 0.92 * math.log(v / low) / span
 
     frame = [(x0, y0), (x0 + 1, y0), (x0 + 1, y0 + 1), (x0, y0 + 1), (x0, y0)]
@@ -340,5 +341,5 @@ def _cell(axes: Any, trace: Trace, x0: float, y0: float, unsteady: str, slowdown
             dots[1].append(y)
             dots[2].append(colour)
     # one text per cell (texts are what takes matplotlib the time): the title and the cell's y range
-    axes.text(x0, y0 + 1.04, f"{trace.title}\n{low:.3g}× to {high:.3g}×", fontsize=7.4, va="bottom", ha="left",
+    axes.text(x0, y0 + 1.04, f"{trace.title}\nmeasured {low:.3g}× to {high:.3g}×", fontsize=7.4, va="bottom", ha="left",
               color=trace.alarm or "#24292f", linespacing=1.2)

@@ -139,7 +139,7 @@ def _claims(analysis: Analysis) -> str:
     parts = [f'<section id="claims"><h2>1 · Claims</h2><p class="lead">{_e(tables.claim_counts(analysis))}. '
              "Each ratio is the first arm ÷ the second, with the interval that decided it at its level; "
              "the green band is the claim's bound.</p>", _budget_note(analysis), _claim_overview(analysis)]
-    parts += [_claim_card(claim, index) for index, claim in enumerate(analysis.claims)]
+    parts += [_claim_card(claim, index) for index, claim in _ordered(analysis.claims)]
     return "".join(parts) + "</section>"
 
 
@@ -163,7 +163,7 @@ def _claim_anchor(claim: ClaimResult, index: int) -> str:
 
 def _claim_overview(analysis: Analysis) -> str:
     rows = []
-    for index, claim in enumerate(analysis.claims):
+    for index, claim in _ordered(analysis.claims):
         estimates = [j.decision.interval.value for j in claim.instances if j.decision.interval is not None]
         approximate = not estimates
         if approximate:  # no interval yet anywhere: the arms' own estimates, marked ≈
@@ -186,8 +186,17 @@ def _claim_overview(analysis: Analysis) -> str:
             f"<tbody>{''.join(rows)}</tbody></table></div>")
 
 
+def _ordered(claims: list[ClaimResult]) -> list[tuple[int, ClaimResult]]:
+    """Decided claims first, then the undecided, then those not measured; the experiments' order within."""
+    rank = {"holds": 0, "does not hold": 0, "inconclusive": 1}
+    return sorted(enumerate(claims), key=lambda pair: rank.get(pair[1].verdict, 2))
+
+
 def _pill(verdict: str) -> str:
-    return f'<span class="pill {_verdict_class(verdict)}">{_e(verdict)}</span>'
+    """The verdict word as a coloured pill; what follows it in parentheses (what would decide it) as text."""
+    word, _, rest = verdict.partition(" (")
+    detail = f' <span class="muted">({_e(rest)}</span>' if rest else ""
+    return f'<span class="pill {_verdict_class(word)}">{_e(word)}</span>{detail}'
 
 
 def _claim_card(claim: ClaimResult, index: int) -> str:
@@ -363,9 +372,10 @@ def _cell(text: str) -> str:
 
 def _warmup(analysis: Analysis, experiments: list[str]) -> str:
     parts = ['<section id="warmup"><h2>3 · Warmup and steady state</h2><p class="lead">Per arm, every process run\'s '
-             "samples against their index, relative to the arm's median measured sample: warmup samples dotted, "
-             "measured samples solid. A process whose measured samples shift by ≥ 2% (no steady state) is red, one "
-             "that slowed down during warmup orange; such arms have red titles and are listed first.</p>"]
+             "samples against their index, relative to the arm's median measured sample, on a log scale fitted to the "
+             "measured samples (warmup samples beyond it sit on the cell's edge): warmup samples dotted, measured "
+             "samples solid. A process whose measured samples shift by ≥ 2% (no steady state) is red, one that slowed "
+             "down during warmup orange; arms with such processes have coloured titles and come first.</p>"]
     unsettled = tables.steady_table(analysis)
     if unsettled and len(unsettled.rows) > FOLDED_ROWS:
         parts.append(f"<details><summary>{len(unsettled.rows)} arms with processes that did not settle (the table)"
@@ -657,7 +667,7 @@ tr:hover td{background:#f6f8fa80}
 .table-wrap{overflow-x:auto}
 table.overview td{padding-top:6px;padding-bottom:6px}
 table.overview .statement{font-size:13px;color:#424a53;margin-top:1px}
-table.overview .pill,table.overview td:nth-child(3),table.overview td:nth-child(5){white-space:nowrap}
+table.overview .pill,table.overview td:nth-child(n+3):nth-child(-n+5){white-space:nowrap}
 table.overview tr.v-fails td:first-child{box-shadow:inset 3px 0 var(--fails)}
 table.overview tr.v-holds td:first-child{box-shadow:inset 3px 0 var(--holds)}
 table.overview tr.v-open td:first-child{box-shadow:inset 3px 0 var(--open)}
@@ -680,6 +690,7 @@ summary{cursor:pointer;color:var(--accent);font-size:14px}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;font-size:14px}
 dt{color:var(--muted)}dd{margin:0}
 pre.command{font-size:14px;background:#0d1117;color:#e6edf3;border:0}
+table.runtimes code{word-break:break-all}
 td.bad{color:var(--fails);font-weight:600}
 table.sessions td:nth-child(-n+3){white-space:nowrap}
 .question{font-style:italic;margin:0 0 2px}
