@@ -94,7 +94,7 @@ def _masthead(analysis: Analysis, experiments: list[str]) -> str:
     counts: dict[str, int] = {}
     for claim in analysis.claims:
         counts[claim.verdict] = counts.get(claim.verdict, 0) + 1
-    chips = "".join(f'<span class="pill {_verdict_class(v)}">{n} {_e(v)}</span>'
+    chips = "".join(f'<span class="pill {_verdict_class(v)}">{n} {_e(_plural(v, n))}</span>'
                     for v, n in sorted(counts.items(), key=lambda kv: _ORDER.get(kv[0], 9)))
     runs = sum(len(a.processes) for a in analysis.arms)
     facts = (f"{len(experiments)} experiment{'s' if len(experiments) != 1 else ''} · {len(analysis.arms)} arms · "
@@ -113,6 +113,13 @@ def _headline(analysis: Analysis) -> str:
 
 
 _ORDER = {"holds": 0, "does not hold": 1, "inconclusive": 2, "not measured": 3}
+
+
+def _plural(verdict: str, count: int) -> str:
+    """'2 do not hold', '1 holds': the verdict as a verb for a count of claims."""
+    if count == 1:
+        return verdict
+    return {"holds": "hold", "does not hold": "do not hold"}.get(verdict, verdict)
 
 
 def _verdict_class(verdict: str) -> str:
@@ -136,7 +143,7 @@ def _claims(analysis: Analysis) -> str:
     if not analysis.claims:
         return ('<section id="claims"><h2>1 · Claims</h2><p>The experiments of this session state no claims, '
                 "or none of their arms ran.</p></section>")
-    parts = [f'<section id="claims"><h2>1 · Claims</h2><p class="lead">{_e(tables.claim_counts(analysis))}. '
+    parts = ['<section id="claims"><h2>1 · Claims</h2><p class="lead">'
              "Each ratio is the first arm ÷ the second, with the interval that decided it at its level; "
              "the green band is the claim's bound.</p>", _budget_note(analysis), _claim_overview(analysis)]
     parts += [_claim_card(claim, index) for index, claim in _ordered(analysis.claims)]
@@ -702,12 +709,15 @@ footer{margin-top:48px;color:var(--muted);font-size:12px;border-top:1px solid va
 
 # Optional: click a column header to sort a table. The page reads the same without it.
 SCRIPT = """
+var UNITS={ns:1,'µs':1e3,ms:1e6,s:1e9};
+function sortKey(text){var m=/^\\s*≈?(-?[0-9.]+(?:e[+-]?[0-9]+)?)\\s*(ns|µs|ms|s)?(?![a-z])/i.exec(text);
+return m?parseFloat(m[1])*(UNITS[m[2]]||1):text.toLowerCase()}
 document.querySelectorAll('table.sortable th').forEach(function(th){th.addEventListener('click',function(){
 var table=th.closest('table'),body=table.tBodies[0],i=Array.prototype.indexOf.call(th.parentNode.children,th);
 var up=!th.classList.contains('sorted-up');table.querySelectorAll('th').forEach(function(h){
 h.classList.remove('sorted-up','sorted-down')});th.classList.add(up?'sorted-up':'sorted-down');
-var key=function(row){var t=(row.children[i]||{}).textContent||'';var n=parseFloat(t.replace(/[^0-9.eE+-].*$/,''));
-return isNaN(n)?t.toLowerCase():n};var rows=Array.prototype.slice.call(body.rows);rows.sort(function(a,b){
-var x=key(a),y=key(b);if(typeof x!==typeof y){x=String(x);y=String(y)}return (x<y?-1:x>y?1:0)*(up?1:-1)});
+var rows=Array.prototype.slice.call(body.rows);rows.sort(function(a,b){
+var x=sortKey((a.children[i]||{}).textContent||''),y=sortKey((b.children[i]||{}).textContent||'');
+if(typeof x!==typeof y){x=String(x);y=String(y)}return (x<y?-1:x>y?1:0)*(up?1:-1)});
 rows.forEach(function(r){body.appendChild(r)})})});
 """.strip().replace("\n", "")
