@@ -267,6 +267,19 @@ def test_an_experiments_report_py_adds_its_charts(claims_page: tuple[Analysis, P
     assert "fib_recursive on JRuby, then and now" in charts and "<svg" in charts
 
 
+def test_a_failing_report_py_costs_only_its_charts(claims_page: tuple[Analysis, Path], tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    analysis, _ = claims_page
+    root = tmp_path / "experiments"
+    (root / "claims").mkdir(parents=True)
+    (root / "claims" / "report.py").write_text("import sys\ndef figures(doc):\n    sys.exit('<b>no</b>')\n")
+    monkeypatch.setattr("versus.paths.experiments", lambda: root)
+    analysis.session["definitions"]["claims"]["path"] = str(root / "claims")
+    text = html.render(analysis)
+    assert "claims/report.py failed: SystemExit: &lt;b&gt;no&lt;/b&gt;" in text
+    assert '<section id="charts"' in text and text.rstrip().endswith("</html>")
+
+
 def test_an_experiments_svg_that_could_run_code_is_shown_as_text() -> None:
     assert html._own_svg('<svg><script>window.pwned=1</script></svg>', 1).startswith('<p class="note">')
     assert html._own_svg('<svg><rect onclick="window.pwned=1"/></svg>', 2).startswith('<p class="note">')

@@ -8,6 +8,14 @@ own charts. The words and numbers are those of tables.py, as in the terminal and
 
 Every string from an experiment, a program's output or the database goes through `_e` (HTML escape),
 or through matplotlib, which escapes what it writes into SVG.
+
+An experiment adds charts of its own to section 5 with `experiments/<name>/report.py` defining
+`figures(doc) -> list[tuple[str, str]]`: (title, SVG text) pairs drawn from `doc`, the session's JSON
+document (report/document.py, as `versus report N --format json` prints it). It is called inside the
+report's matplotlib style (text as text, math on), so `figure.savefig(buffer, format="svg")` is all it
+takes. It runs only where the folder stored with the session is one of this checkout's experiments (an
+imported document may name any folder); an exception becomes a note in the page, and an SVG with
+scripts or event handlers is shown as text.
 """
 from __future__ import annotations
 
@@ -560,7 +568,7 @@ def _own_charts(analysis: Analysis, experiments: list[str], doc: dict[str, Any] 
                 doc = document(analysis, [])
             with figures.style(math=True):
                 charts = list(hook(doc))
-        except Exception as error:  # an experiment's chart code must never cost the report
+        except (Exception, SystemExit) as error:  # an experiment's chart code must never cost the report
             parts.append(f'<p class="note">{_e(name)}/{HOOK} failed: {_e(type(error).__name__)}: {_e(error)}</p>')
             continue
         for title, svg in charts:
