@@ -45,35 +45,55 @@ def atomic_counting_adder(a, b)
   a + b
 end
 
-# uncontended_synchronized_counting_adder: the same method body with no contention at all. Each task
-# has its own lock and counter: task i calls uncontended_synchronized_counting_adder_i, which is
-# synchronized_counting_adder with $lock_i and $counter_i in place of $lock and $counter.
-TASKS.times do |i|
-  eval <<-RUBY
-    def uncontended_synchronized_counting_adder_#{i}(a, b)
-      $lock_#{i}.synchronize { $counter_#{i} += 1 }
-      a + b
+# uncontended_synchronized_counting_adder: synchronized_counting_adder with no contention at all. Each
+# task makes its own Own, so its own lock and counter. One task method and one adder method serve
+# every task, as in the contended case: JRuby compiles a method after it has been called 50 times and
+# has no on-stack replacement, so a method per task (called once per sample) would stay interpreted.
+class Own
+  attr_reader :counter
+
+  def initialize
+    @lock = Mutex.new
+    @counter = 0
+  end
+
+  def synchronized_counting_adder(a, b)
+    @lock.synchronize { @counter += 1 }
+    a + b
+  end
+end
+
+def task_uncontended(own)
+  best = nil
+  result = nil
+  ROUNDS.times do
+    start = Versus.now_ns
+    i = 0
+    while i < CALLS
+      result = own.synchronized_counting_adder(5, 10)
+      i += 1
     end
-  RUBY
+    elapsed = Versus.now_ns - start
+    best = elapsed if best.nil? || elapsed < best
+  end
+  [best, result]
 end
 
-def reset_uncontended
-  TASKS.times { |i| eval "$lock_#{i} = Mutex.new; $counter_#{i} = 0" }
-end
-
-def uncontended_count
-  total = 0
-  TASKS.times { |i| total += eval("$counter_#{i}") }
-  total
+def warm_uncontended(calls)
+  own = Own.new
+  i = 0
+  while i < calls
+    own.synchronized_counting_adder(5, 10)
+    i += 1
+  end
 end
 
 NAMES = ['adder', 'counting_adder', 'synchronized_counting_adder']
 NAMES << 'atomic_counting_adder' if JRUBY
-UNCONTENDED = (0...TASKS).map { |i| "uncontended_synchronized_counting_adder_#{i}" }
 
 # For each function, a task method that calls it directly: time ROUNDS rounds of CALLS calls;
 # return [fastest round in ns, the last result]; and a warm-up method.
-(NAMES + UNCONTENDED).each do |name|
+NAMES.each do |name|
   eval <<-RUBY
     def task_#{name}
       best = nil
@@ -101,9 +121,9 @@ UNCONTENDED = (0...TASKS).map { |i| "uncontended_synchronized_counting_adder_#{i
   RUBY
 end
 
-# THREADS threads take task indexes from a Queue (ended by one nil per thread) and run the task method
-# that task_name gives for each index; returns the results.
-def run_pool(task_name)
+# THREADS threads take task indexes from a Queue (ended by one nil per thread) and call task.call(i) for
+# each; returns the results.
+def run_pool(task)
   work = Queue.new
   TASKS.times { |i| work << i }
   THREADS.times { work << nil }
@@ -111,7 +131,7 @@ def run_pool(task_name)
   threads = (1..THREADS).map do
     Thread.new do
       while (i = work.pop)
-        done << send("task_#{task_name.call(i)}")
+        done << task.call(i)
       end
     end
   end
@@ -123,15 +143,19 @@ $warmed = {}
 
 def measure(name, ctx)
   uncontended = name == 'uncontended_synchronized_counting_adder'
-  functions = uncontended ? UNCONTENDED : [name]
   unless $warmed[name]
-    reset_uncontended if uncontended
-    functions.each { |f| send("warm_#{f}", WARMUP_CALLS) }
+    send(uncontended ? 'warm_uncontended' : "warm_#{name}", WARMUP_CALLS)
     $warmed[name] = true
   end
   reset
-  reset_uncontended if uncontended
-  results = run_pool(uncontended ? lambda { |i| UNCONTENDED[i] } : lambda { |i| name })
+  owns = Array.new(TASKS) # one slot per task, filled by the pool threads
+  task = if uncontended
+           # each task's Own is made by the pool thread that runs it, before its timed rounds
+           lambda { |i| own = owns[i] = Own.new; task_uncontended(own) }
+         else
+           lambda { |i| send("task_#{name}") }
+         end
+  results = run_pool(task)
   ns = 0
   last_sum = 0
   results.each do |best, last|
@@ -142,7 +166,7 @@ def measure(name, ctx)
   check = case name
           when 'atomic_counting_adder' then $atomic.get
           when 'synchronized_counting_adder' then $counter
-          when 'uncontended_synchronized_counting_adder' then uncontended_count
+          when 'uncontended_synchronized_counting_adder' then owns.inject(0) { |sum, own| sum + own.counter }
           else last_sum
           end
   ctx.metric('lost_updates', calls - $counter, 'count') if name == 'counting_adder'
