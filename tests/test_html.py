@@ -178,6 +178,12 @@ def test_figures_survive_dollars_and_markup_in_labels() -> None:
     assert "cost_$5_vs_$10" in svg
 
 
+def test_tidying_an_svg_leaves_the_text_alone() -> None:
+    label = 'odd d="1.23456" id="x" transform="rotate(0 1 2)"'
+    svg = figures.forest([figures.Estimate(label, 2.0, 1.5, 3.0)], 1.0, None, "ratio")
+    assert html._e(label).replace("&quot;", '"') in svg.replace("&quot;", '"')
+
+
 def test_figure_ids_are_unique_across_figures() -> None:
     rows = [figures.Estimate("a", 2.0, 1.5, 3.0), figures.Estimate("b", 4.0, 3.0, 5.0)]
     first, second = figures.forest(rows, 1.0, 5.0, "ratio"), figures.forest(rows, 1.0, 5.0, "ratio")

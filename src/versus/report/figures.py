@@ -82,20 +82,29 @@ _NUMBER = re.compile(r"(-?\d+\.\d\d)\d+")
 _GEOMETRY = re.compile(r'(\s(?:d|x|y|x1|x2|y1|y2|width|height|transform|points|style|viewBox)=")([^"]*)(")')
 
 
+_TAG = re.compile(r"<[^>]*>")  # matplotlib escapes '>' in attribute values and '<' in text, so this is a whole tag
+
+
 def tidy(text: str, prefix: str, title: str = "") -> str:
-    """matplotlib's SVG file → an element to inline: no prolog, unique ids, short numbers, responsive size."""
+    """matplotlib's SVG file → an element to inline: no prolog, unique ids, short numbers, responsive size.
+    Only tags are rewritten, never the text between them (a label may read ` id="x"` or ` d="1.23456"`)."""
     start = text.find("<svg")
     text = re.sub(r"<metadata>.*?</metadata>", "", text[start:], flags=re.S)
+    tags = "".join(_TAG.findall(text))
     # ids: only those something refers to, renamed short and unique within the page
-    short_ids = {name: f"{prefix}{index:x}" for index, name in enumerate(dict.fromkeys(_REFERENCE.findall(text)))}
-    text = _ID.sub(lambda m: f' id="{short_ids[m[1]]}"' if m[1] in short_ids else "", text)
-    text = _REFERENCE.sub(lambda m: m[0].replace(f"#{m[1]}", f"#{short_ids[m[1]]}"), text)
-    text = _GEOMETRY.sub(lambda m: m[1] + _NUMBER.sub(r"\1", m[2]) + m[3], text)
-    # what a browser does not need: unrotated rotations, the font the page's CSS gives every svg, layout blanks
-    text = re.sub(r' transform="rotate\(-?0 [\d.-]+ [\d.-]+\)"', "", text)
-    text = text.replace(f"font-family: '{FONT[0]}', sans-serif; ", "").replace(f"; font-family: '{FONT[0]}', sans-serif", "")
-    text = re.sub(r">\s+<", "><", text)
-    text = re.sub(r"\s*\n\s*", " ", text)
+    short_ids = {name: f"{prefix}{index:x}" for index, name in enumerate(dict.fromkeys(_REFERENCE.findall(tags)))}
+
+    def rewrite(tag: str) -> str:
+        tag = _ID.sub(lambda m: f' id="{short_ids[m[1]]}"' if m[1] in short_ids else "", tag)
+        tag = _REFERENCE.sub(lambda m: m[0].replace(f"#{m[1]}", f"#{short_ids[m[1]]}"), tag)
+        tag = _GEOMETRY.sub(lambda m: m[1] + _NUMBER.sub(r"\1", m[2]) + m[3], tag)
+        # what a browser does not need: unrotated rotations, the font the page's CSS gives every svg, blanks
+        tag = re.sub(r' transform="rotate\(-?0 [\d.-]+ [\d.-]+\)"', "", tag)
+        tag = tag.replace(f"font-family: '{FONT[0]}', sans-serif; ", "").replace(f"; font-family: '{FONT[0]}', sans-serif", "")
+        return re.sub(r"\s*\n\s*", " ", tag)
+
+    text = _TAG.sub(lambda m: rewrite(m[0]), text)
+    text = re.sub(r">\s+<", "><", text)  # indentation between tags
     size = re.search(r'<svg[^>]*?width="([\d.]+)pt"', text)
     width_px = round(float(size[1]) * 4 / 3) if size else 800
     text = re.sub(r'(<svg[^>]*?)\swidth="[\d.]+pt" height="[\d.]+pt"',
