@@ -92,7 +92,8 @@ def test_failing_servers_give_failed_runs_and_are_stopped(tmp_path: Path, db: Pa
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(server, "READY_SECONDS", 8.0)
     marker = f"rpc-fault-{uuid.uuid4().hex[:8]}"
-    _, doc = run_json(["run", str(faults(tmp_path / "faults", marker)), "--db", str(db)], capsys)
+    code, doc = run_json(["run", str(faults(tmp_path / "faults", marker)), "--db", str(db)], capsys)
+    assert code != 0, "a session whose arms have no successful run exits non-zero"
     reasons = {f["arm"].split("/")[1]: f for f in doc["failed_runs"]}
     assert sorted(reasons) == ["http_2008", "socket_2008", "socket_2008_nodelay"]
     crash, silent, wrong = reasons["socket_2008"], reasons["http_2008"], reasons["socket_2008_nodelay"]
