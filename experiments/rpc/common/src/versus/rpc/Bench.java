@@ -2,9 +2,12 @@ package versus.rpc;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import versus.Helper;
@@ -120,10 +123,10 @@ public final class Bench {
             int threads = Integer.parseInt(ctx.param("concurrency", "8"));
             long measureMs = Long.parseLong(ctx.param("throughput_ms", "1000"));
             long warmMs = Math.max(50, measureMs / 4);
-            java.util.concurrent.atomic.AtomicInteger phase = new java.util.concurrent.atomic.AtomicInteger(WARMING);
+            AtomicInteger phase = new AtomicInteger(WARMING);
             AtomicLong trips = new AtomicLong();
             AtomicLong wrong = new AtomicLong();
-            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
             CyclicBarrier ready = new CyclicBarrier(threads + 1);
             int port = port();
             List<Thread> workers = new ArrayList<>();
@@ -154,7 +157,13 @@ public final class Bench {
                 workers.add(worker);
                 worker.start();
             }
-            ready.await();
+            try {
+                ready.await();
+            } catch (BrokenBarrierException broken) { // a worker could not connect: report why
+                phase.set(STOPPING);
+                throw new IllegalStateException("a client at concurrency " + threads + " failed to start",
+                        failures.isEmpty() ? broken : failures.get(0));
+            }
             Thread.sleep(warmMs);
             long start = System.nanoTime();
             phase.set(MEASURING);
