@@ -98,3 +98,14 @@ def test_the_package_finds_its_helpers_from_versus_root_or_the_current_folder(tm
     monkeypatch.setattr(paths, "__file__", str(tmp_path / "site-packages" / "versus" / "paths.py"))
     monkeypatch.chdir(root / "experiments")
     assert paths.project_root() == root  # a non-editable install, run from inside the checkout
+
+
+def test_children_the_caller_started_before_are_not_leftovers():
+    """A library user's own child (a browser a test opened) is not a benchmark's leftover."""
+    own = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"], start_new_session=True)
+    try:
+        done = SubprocessExecutor().execute([sys.executable, "-c", "print('hi')"], {"PATH": "/usr/bin:/bin"}, 30)
+        assert done.leftovers == [] and own.poll() is None
+    finally:
+        own.kill()
+        own.wait()

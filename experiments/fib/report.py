@@ -1,8 +1,7 @@
 """fib's own chart in the HTML report (section 5): then_and_now.py's JRuby line, as SVG.
 
 The report calls `figures(doc)` with the session's JSON document (versus.report.html, the report.py
-hook) inside its matplotlib style; this only adapts the document to then_and_now.py, which reads an
-arm's `median` where the document now says `estimate`.
+hook) inside its matplotlib style.
 """
 from __future__ import annotations
 
@@ -21,12 +20,9 @@ def _then_and_now() -> Any:
 
 
 def figures(doc: dict[str, Any]) -> list[tuple[str, str]]:
-    # an arm with one process has no interval: then_and_now draws whiskers, so it needs both ends
-    arms = [{**arm, "median": arm["estimate"]} for arm in doc.get("arms", [])
-            if (arm.get("estimate") or {}).get("low") is not None and (arm.get("estimate") or {}).get("high") is not None]
     with tempfile.TemporaryDirectory() as folder:
         try:
-            drawn = _then_and_now().draw({**doc, "arms": arms}, Path(folder) / "then_and_now.svg", None)
+            drawn = _then_and_now().draw(doc, Path(folder) / "then_and_now.svg", None)
         except SystemExit:  # its way of saying the session has no JRuby arm of fib_recursive
             return []
         return [("fib_recursive on JRuby, then and now (median, 95% CI)", Path(drawn).read_text())]

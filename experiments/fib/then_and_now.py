@@ -33,7 +33,9 @@ def load(source: str) -> dict[str, Any]:
 
 
 def fib_arms(document: dict[str, Any]) -> list[dict[str, Any]]:
-    return [a for a in document["arms"] if a.get("experiment") == "fib" and a.get("case") == CASE and a.get("median")]
+    # an arm needs its interval's both ends (one process has none): the chart draws whiskers
+    return [a for a in document["arms"] if a.get("experiment") == "fib" and a.get("case") == CASE
+            and (a.get("estimate") or {}).get("low") is not None and (a.get("estimate") or {}).get("high") is not None]
 
 
 def jdk_of(arm: dict[str, Any]) -> str:
@@ -65,7 +67,7 @@ def series(arms: list[dict[str, Any]], jdk: str) -> dict[str, list[tuple[str, in
         year = RELEASE_YEARS.get(info["version"])
         if year is None:  # a version this table does not know: place it by its major number
             year = 2000 + int(info["version"].split(".")[0])
-        out[mode].append((info["version"], year, arm["median"]))
+        out[mode].append((info["version"], year, arm["estimate"]))
     for points in out.values():
         points.sort(key=lambda p: p[1])
     return out
@@ -98,7 +100,7 @@ def draw(document: dict[str, Any], output: Path, jdk: str | None) -> Path:
         for arm in arms:
             info = arm["runtime_info"]
             if info["family"] == family and tuple(info.get("flags", [])) == flags:
-                median = arm["median"]
+                median = arm["estimate"]
                 axes.axhline(median["value"] * ms, color=color, linestyle="--",
                              label=f"{label} ({median['value'] * ms:.0f} ms)")
                 axes.axhspan(median["low"] * ms, median["high"] * ms, color=color, alpha=0.15)

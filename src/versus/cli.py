@@ -300,7 +300,11 @@ def _write_reports(folder: Path, analysis: Any, doc: Any) -> None:
         raise VersusError(f"cannot write the report into {folder}: {error.strerror or error}",
                           "free some space or fix the folder's permissions; the session is stored: "
                           f"versus report {analysis.session['id']}") from None
-    _write_html(folder / "index.html", analysis, doc)
+    try:
+        _write_html(folder / "index.html", analysis, doc)
+    except Exception as error:  # the session and the other reports are safe: say so, do not stop here
+        print(f"versus: note: the HTML report could not be written ({type(error).__name__}: {error}); "
+              f"the session is stored, try: versus report {analysis.session['id']} --html FILE", file=sys.stderr)
     print(f"versus: report written to {folder}/", file=sys.stderr)
 
 

@@ -107,9 +107,16 @@ def _processes() -> list[_Proc]:
     return found
 
 
+def children() -> set[int]:
+    """The harness's own child processes now."""
+    me = os.getpid()
+    return {p.pid for p in _processes() if p.ppid == me}
+
+
 def leftovers(root: int, keep: set[int]) -> list[_Proc]:
     """Live processes that belong to the finished process `root`: in its session or process group, or
-    re-parented to the harness (detached) and not among `keep`, with their descendants."""
+    re-parented to the harness (detached) and not among `keep` (what the harness ran before `root`
+    started, and the servers it runs on purpose), with their descendants."""
     me = os.getpid()
     table = _processes()
     children: dict[int, list[_Proc]] = {}
@@ -199,8 +206,9 @@ def _tail(handle: IO[bytes], lines: int = LOG_TAIL_LINES) -> str:
 
 
 class _Background:
-    def __init__(self, process: subprocess.Popen[bytes], log: IO[bytes]) -> None:
+    def __init__(self, process: subprocess.Popen[bytes], log: IO[bytes], before: set[int]) -> None:
         self.process, self.log, self.pid = process, log, process.pid
+        self.before = before  # the harness's children when it started: not this server's leftovers
 
     def poll(self) -> int | None:
         return self.process.poll()
@@ -215,7 +223,7 @@ class _Background:
                 break
             except subprocess.TimeoutExpired:
                 continue
-        return stop_leftovers(self.pid, set())
+        return stop_leftovers(self.pid, self.before)
 
     def output(self) -> str:
         return _tail(self.log)
@@ -230,6 +238,7 @@ class SubprocessExecutor:
 
     def execute(self, argv: list[str], env: dict[str, str], timeout: float, cwd: Path | None = None) -> Completed:
         start = time.perf_counter_ns()
+        before = children()  # a library user's own children are not this process's leftovers
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             try:
                 process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env, cwd=cwd,
@@ -246,19 +255,20 @@ class SubprocessExecutor:
             except BaseException:
                 _kill_group(process.pid)
                 process.wait()
-                stop_leftovers(process.pid, self._live())
+                stop_leftovers(process.pid, self._live() | before)
                 raise
             wall = time.perf_counter_ns() - start
-            left = stop_leftovers(process.pid, self._live())
+            left = stop_leftovers(process.pid, self._live() | before)
             stdout, overflow = read_output(out)
             return Completed(None if timed_out else process.returncode, stdout, _tail(err), wall, timed_out,
                              [] if timed_out else left, overflow)
 
     def spawn(self, argv: list[str], env: dict[str, str], cwd: Path | None = None) -> Spawned:
+        before = children()
         log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the server runs; closed with it)
         process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env,
                                    cwd=cwd, start_new_session=True, preexec_fn=_die_with_parent)
-        background = _Background(process, log)
+        background = _Background(process, log, before)
         self._background.append(background)
         return background
 
