@@ -45,3 +45,16 @@ def test_a_held_jmh_lock_is_waited_for(monkeypatch, tmp_path):
     driver._jars[arm.arms[0].program] = tmp_path / "benchmarks.jar"
     run = driver.run(arm.arms[0], arm.methods["jmh-fixture"], 0, Scripted())
     assert Scripted.calls == 3 and run.reason == "exit code 3: boom"
+
+
+def test_a_jar_is_rebuilt_when_a_source_folder_its_pom_names_changes(tmp_path):
+    """Regression: sources added with build-helper (outside the project folder) left a stale jar."""
+    from versus.runtimes.families.java import _inputs
+
+    project, shared = tmp_path / "project", tmp_path / "shared"
+    (project / "src").mkdir(parents=True)
+    shared.mkdir()
+    (shared / "Model.java").write_text("class Model {}")
+    (project / "pom.xml").write_text("<project><source>${project.basedir}/../shared</source></project>")
+    names = {p.name for p in _inputs(project, tmp_path / "helpers")}
+    assert {"pom.xml", "Model.java"} <= names

@@ -41,11 +41,28 @@ def find_jdks() -> list[Runtime]:
     return sorted(found, key=lambda r: version_key(r.version))
 
 
+def _inputs(project: Path, helpers: Path) -> list[Path]:
+    """Every file the build reads: the project's own, the helper's, and those under each folder or file
+    its pom names as `${project.basedir}/…` (build-helper source folders, proto roots)."""
+    files = [p for p in project.rglob("*") if p.is_file() and "target" not in p.relative_to(project).parts]
+    files += list((helpers / "java").rglob("*.java"))
+    try:
+        pom = (project / "pom.xml").read_text(errors="replace")
+    except OSError:
+        return files
+    for relative in re.findall(r"\$\{project\.basedir\}/([^<\s]+)", pom):
+        named = (project / relative).resolve()
+        if named.is_file():
+            files.append(named)
+        elif named.is_dir():
+            files += [p for p in named.rglob("*") if p.is_file() and "target" not in p.parts]
+    return files
+
+
 def maven_jar(project: Path, name: str, context: BuildContext) -> Path:
-    """`mvn package` of a Maven project into `target/NAME.jar`; rebuilt when a source is newer."""
+    """`mvn package` of a Maven project into `target/NAME.jar`; rebuilt when anything it reads is newer."""
     jar = project / "target" / f"{name}.jar"
-    sources = [p for p in project.rglob("*") if p.is_file() and "target" not in p.relative_to(project).parts]
-    sources += [p for p in (context.helpers / "java").rglob("*.java")]
+    sources = _inputs(project, context.helpers)
     if jar.exists() and all(p.stat().st_mtime <= jar.stat().st_mtime for p in sources):
         return jar
     mvn = shutil.which("mvn")
