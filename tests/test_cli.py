@@ -146,3 +146,40 @@ def test_a_claim_between_modes_pairs_each_version_with_itself():
                   denominator=Side(case="fib_recursive", runtime="jruby+jit"), min=1.5)
     assert paired(arm("1.0", "int"), arm("1.0", "jit"), claim)
     assert not paired(arm("1.0", "int"), arm("9.4.14.0", "jit"), claim)
+
+
+def test_quick_cases_and_a_claim_on_time_itself(tmp_path, db, capsys):
+    folder = tmp_path / "q"
+    folder.mkdir()
+    (folder / "experiment.toml").write_text('''
+[experiment]
+runtimes = ["cpython@3.11"]
+[method]
+processes = 3
+warmup = 0
+samples = 2
+inner = 10
+[quick]
+cases = ["fast"]
+[programs]
+python3 = "p.py"
+[[cases]]
+name = "fast"
+[[cases]]
+name = "slow"
+[[claims]]
+id = "under-a-ms"
+statement = "fast takes under 1 ms per iteration"
+source = "arithmetic"
+numerator = { case = "fast", runtime = "cpython" }
+max = 1000000
+''')
+    (folder / "p.py").write_text("import json\nsay = lambda **m: print('@versus ' + json.dumps(m))\n"
+                                 "say(v=1, type='hello', runtime='cpython', version='3', clock='none')\n"
+                                 "for i in range(2): say(type='sample', case='fast', ns=5000, inner=10, warmup=False)\n"
+                                 "say(type='end')\n")
+    assert main(["run", str(folder), "--quick", "--db", str(db), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [a["case"] for a in doc["arms"]] == ["fast"]
+    claim = doc["claims"][0]
+    assert claim["verdict"] == "holds" and claim["instances"][0]["ratio"]["value"] == pytest.approx(500)

@@ -58,3 +58,13 @@ def test_a_jar_is_rebuilt_when_a_source_folder_its_pom_names_changes(tmp_path):
     (project / "pom.xml").write_text("<project><source>${project.basedir}/../shared</source></project>")
     names = {p.name for p in _inputs(project, tmp_path / "helpers")}
     assert {"pom.xml", "Model.java"} <= names
+
+
+def test_warmup_scores_survive_the_benchmarks_own_output():
+    """Regression: an @versus line printed from a @Setup landed on JMH's warmup line and lost its score."""
+    from versus.drivers.jmh import warmup_scores
+
+    stdout = ("# Warmup Iteration   1: @versus {\"type\":\"metric\",\"case\":\"x\",\"name\":\"size\",\"value\":5}\n"
+              "12.5 ns/op\n# Warmup Iteration   2: 11.25 ns/op\n# Warmup Iteration   3: 1,210.5 ns/op\n"
+              "Iteration   1: 10.0 ns/op\n")
+    assert warmup_scores(stdout) == [("12.5", "ns/op"), ("11.25", "ns/op"), ("1,210.5", "ns/op")]

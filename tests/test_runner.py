@@ -142,6 +142,8 @@ def test_a_process_that_did_not_settle_gets_more_warmup_next_time(db):
     run_session(store, jobs, scheduler, fake)
     warmups = [int(env["VERSUS_WARMUP"]) for env in fake.calls if env["VERSUS_CASE"] == "slow"]
     assert warmups[0] == 1 and warmups[-1] > warmups[0]
+    # the arm it is compared with warms up alike: a ratio never sets a warmed arm against a cold one
+    assert jobs[0].method.warmup == jobs[1].method.warmup
 
 
 def test_process_run_defaults_are_a_failure_with_no_samples():

@@ -46,6 +46,7 @@ class Quick(Method):
 
     params: dict[str, Scalar | list[Scalar]] = Field(default_factory=dict, description="parameters to override")
     runtimes: list[str] = Field(default_factory=list, description="runtime specs to use instead of [experiment] runtimes")
+    cases: list[str] = Field(default_factory=list, description="the cases to run (default: all); --cases overrides")
 
 
 class Baseline(_Strict):
@@ -120,7 +121,8 @@ class Claim(_Strict):
     source: str = Field(description="who said it, where, when")
     quote: str = Field("", description="the source's own words")
     numerator: Side = Field(description="{ case, runtime, params }: the arms whose time (or metric) is on top")
-    denominator: Side | None = Field(None, description="omit to bound the numerator's metric itself")
+    denominator: Side | None = Field(None, description="omit to bound the numerator's metric (or its time per "
+                                                       "iteration, in ns) itself")
     min: Annotated[float | None, Field(gt=0, strict=False, allow_inf_nan=False,
                                        description="the ratio (or metric) is at least this")] = None
     max: Annotated[float | None, Field(gt=0, strict=False, allow_inf_nan=False,
@@ -133,8 +135,6 @@ class Claim(_Strict):
             raise ValueError("a claim needs min, max or both")
         if self.min is not None and self.max is not None and self.min > self.max:
             raise ValueError(f"min {self.min:g} is above max {self.max:g}")
-        if self.denominator is None and not self.metric:
-            raise ValueError("a claim without a denominator bounds a metric: add metric = \"…\"")
         return self
 
 
@@ -175,6 +175,7 @@ class Experiment:
     quick_params: dict[str, str | list[str]]
     quick_runtimes: list[str]
     baseline: Baseline
+    quick_cases: list[str] = field(default_factory=list)
     raw: dict[str, Any] = field(default_factory=dict, repr=False)  # as read: stored with each session
 
     def program_for(self, family: str, case: Case | None = None) -> Path | None:
@@ -253,12 +254,12 @@ def from_raw(raw: dict[str, Any], folder: Path, where: str = "experiment.toml", 
         name=header.name or folder.name, path=folder, title=header.title, driver=header.driver,
         programs=dict(parsed.programs), cases=list(parsed.cases), claims=list(parsed.claims), runtimes=runtimes,
         jdks=list(header.jdks), params=_params(parsed.params), method=parsed.method, quick=quick[0],
-        quick_params=quick[1], quick_runtimes=quick[2], baseline=baseline, raw=raw)
+        quick_params=quick[1], quick_runtimes=quick[2], baseline=baseline, raw=raw, quick_cases=quick[3])
     _cross_check(experiment, where, check_files)
     return experiment
 
 
-def _quick(parsed: ExperimentFile, where: str) -> tuple[Method, dict[str, str | list[str]], list[str]]:
+def _quick(parsed: ExperimentFile, where: str) -> tuple[Method, dict[str, str | list[str]], list[str], list[str]]:
     merged = {**parsed.method.model_dump(), **parsed.quick}
     try:
         quick = Quick.model_validate(merged)
@@ -269,7 +270,12 @@ def _quick(parsed: ExperimentFile, where: str) -> tuple[Method, dict[str, str | 
         if name not in parsed.params:
             raise ExperimentError(f"{where}: [quick] params names {name!r}, which is not in [params]",
                                   "add it to [params] first" + _did_you_mean(name, list(parsed.params)))
-    return method, _params(quick.params), list(quick.runtimes)
+    names = [c.name for c in parsed.cases]
+    for case in quick.cases:
+        if case not in names:
+            raise ExperimentError(f"{where}: [quick] cases names {case!r}, which is not a case",
+                                  "cases: " + ", ".join(names) + _did_you_mean(case, names))
+    return method, _params(quick.params), list(quick.runtimes), list(quick.cases)
 
 
 def _cross_check(experiment: Experiment, where: str, check_files: bool) -> None:

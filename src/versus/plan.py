@@ -86,7 +86,7 @@ def make_plan(experiments: list[Experiment], runtime_specs: list[str] | None, ca
             raise UsageError(f"experiment {experiment.name} names no runtimes",
                              "add runtimes = [...] to its [experiment], or give --runtimes")
         runtimes = _runtimes(specs, experiment, plan.notes, fetch)
-        cases = _cases(experiment, case_names)
+        cases = _cases(experiment, case_names or (experiment.quick_cases if quick else None))
         for runtime in runtimes:
             missing = False
             for case in cases:

@@ -55,14 +55,18 @@ def run_session(store: Store, jobs: list[Job], scheduler: Scheduler, executor: E
     planned = sum(max(0, scheduler.start_of(i) - len(scheduler.done[i])) for i in range(len(jobs)))
     progress.start(planned + sum(len(d) for d in scheduler.done.values()), sum(len(d) for d in scheduler.done.values()),
                    scheduler.budget.seconds)
+    pending: dict[int, int] = {}  # more warmup for these arms, from their group's next round on
     try:
         for batch in scheduler.batches():
+            for index in batch.arms:  # a round runs every arm with the same warmup
+                if index in pending:
+                    jobs[index].method = jobs[index].method.model_copy(update={"warmup": pending.pop(index)})
             for index in batch.arms:
                 job = jobs[index]
                 driver = drivers.setdefault(job.arm.driver, driver_for(job.arm.driver))
                 run = run_one(driver, job, broken, executor)
                 store.save_run(job.arm_id, batch.round, run)
-                _learn(scheduler, index, job, batch, run, store)
+                _learn(scheduler, jobs, index, batch, run, store, pending)
                 if index in broken:
                     scheduler.broken.add(index)
                 progress.advance(job, batch, run, _status_line(scheduler))
@@ -82,9 +86,11 @@ def _status_line(scheduler: Scheduler) -> str:
     return " · ".join(parts)
 
 
-def _learn(scheduler: Scheduler, index: int, job: Job, batch: Batch, run: ProcessRun, store: Store) -> None:
+def _learn(scheduler: Scheduler, jobs: list[Job], index: int, batch: Batch, run: ProcessRun, store: Store,
+           pending: dict[int, int]) -> None:
     """What the scheduler and later runs learn from a finished run: its facts, wall time, calibration,
-    and whether its samples settled (if not, later processes of the arm warm up longer)."""
+    and whether its samples settled (if not, later processes of its whole group warm up longer)."""
+    job = jobs[index]
     scheduler.done[index].add(batch.round)
     scheduler.record_wall(index, run.wall_ns)
     if run.status == FAILED:
@@ -98,10 +104,13 @@ def _learn(scheduler: Scheduler, index: int, job: Job, batch: Batch, run: Proces
     values = [s.ns / s.inner for s in run.samples]
     warm = sum(1 for s in run.samples if s.warmup)
     if steady.classify(values, warm) == steady.UNSTEADY:
+        # Every arm of the group gets the same warmup: arms that are compared must have warmed up
+        # alike, or a ratio would set a warmed arm against a cold one.
         base = scheduler.plan.methods[job.arm.experiment_name].warmup
         more = min(max(1, base) * MAX_WARMUP_FACTOR, max(1, job.method.warmup * 2))
-        if more > job.method.warmup:
-            job.method = job.method.model_copy(update={"warmup": more})
+        for other in scheduler.group_members(index):
+            if more > max(jobs[other].method.warmup, pending.get(other, 0)):
+                pending[other] = more
 
 
 def run_one(driver: Driver, job: Job, broken: dict[int, str], executor: Executor) -> ProcessRun:

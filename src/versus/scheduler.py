@@ -71,6 +71,9 @@ class Scheduler:
         for index, item in enumerate(plan.items):
             self._items_of_group.setdefault(self._group_of[item.numerator], []).append(index)
 
+    def group_members(self, arm: int) -> list[int]:
+        return self.plan.groups[self._group_of[arm]]
+
     def start_of(self, arm: int) -> int:
         return self.plan.methods[self.plan.arms[arm].experiment_name].processes
 

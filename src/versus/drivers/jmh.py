@@ -29,7 +29,8 @@ from .base import FAILED, OK, ProcessRun, base_env, failure_of, finish, judge_ch
 SCALE = 1000  # JMH scores are fractional ns/op: stored as ns per 1000 ops
 LOCKED = "Unable to acquire the JMH lock"
 LOCK_WAIT = 2.0
-_WARMUP = re.compile(r"^# Warmup Iteration\s+\d+:\s+([0-9.,]+)\s+(\S+)", re.M)
+_ITERATION = re.compile(r"^# Warmup Iteration\s+\d+:|^Iteration\s+\d+:|^Result ", re.M)
+_SCORE = re.compile(r"(?<![\w.])([0-9][0-9.,]*)\s+([a-z]+/[a-z]+)\b")
 
 
 class JmhDriver:
@@ -106,7 +107,7 @@ class JmhDriver:
             return finish(run, completed)
         metric = entries[0]["primaryMetric"]
         unit = metric.get("scoreUnit", "ns/op")
-        warm = [ns_per_op(float(v.replace(",", "")), u) for v, u in _WARMUP.findall(completed.stdout)]
+        warm = [ns_per_op(float(v.replace(",", "")), u) for v, u in warmup_scores(completed.stdout)]
         measured = [ns_per_op(float(v), unit) for fork in metric.get("rawData", []) for v in fork]
         if not all(0 <= v < 9e15 for v in warm + measured):
             raise ValueError("a score out of range")
@@ -121,6 +122,22 @@ class JmhDriver:
         reason = reason or zero_samples(run.samples)
         run.reason, run.status = reason, FAILED if reason else OK
         return finish(run, completed)
+
+
+def warmup_scores(stdout: str) -> list[tuple[str, str]]:
+    """Each warmup iteration's score and unit. The benchmark's own output (an `@versus` line from a
+    @Setup) may sit between "# Warmup Iteration N:" and the score, on the same line or the next ones."""
+    marks = list(_ITERATION.finditer(stdout))
+    scores = []
+    for mark, after in zip(marks, [*marks[1:], None]):
+        if not mark.group(0).startswith("# Warmup"):
+            continue
+        chunk = stdout[mark.end(): after.start() if after else len(stdout)]
+        text = "\n".join(line[:line.index("@versus ")] if "@versus " in line else line for line in chunk.split("\n"))
+        found = _SCORE.search(text)
+        if found:
+            scores.append((found.group(1), found.group(2)))
+    return scores
 
 
 def _protocol_lines(stdout: str) -> str:

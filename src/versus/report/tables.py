@@ -58,12 +58,14 @@ def _short(arm: ArmResult) -> str:
 def instance_what(judged: Judged) -> str:
     claim = judged.item.claim
     if judged.denominator is None:
-        return f"{claim.metric if claim else ''} of {_short(judged.numerator)}"
+        return f"{(claim.metric if claim else '') or 'time per iteration'} of {_short(judged.numerator)}"
     return f"{_short(judged.numerator)} ÷ {_short(judged.denominator)}"
 
 
 def expected(result: ClaimResult) -> str:
     claim = result.claim
+    if claim.denominator is None and not claim.metric:
+        return units.metric_bounds(claim.min, claim.max) + " ns per iteration"
     if claim.denominator is None:
         return units.metric_bounds(claim.min, claim.max)
     return units.bounds(claim.min, claim.max)
@@ -78,9 +80,15 @@ def verdict_text(judged: Judged) -> str:
 
 
 def measured(judged: Judged) -> str:
-    """The measured ratio (or metric) with the interval that decided it."""
+    """The measured ratio (or metric, or time) with the interval that decided it."""
     text = units.ratio(judged.decision)
-    return text.replace("×", "") if judged.denominator is None else text
+    if judged.denominator is None:
+        text = text.replace("×", "", 1)
+        if not judged.item.metric and judged.decision.interval is not None:
+            shown = judged.decision.interval
+            text = (f"{units.duration(shown.value)} [{units.duration(shown.low)}, {units.duration(shown.high)}] "
+                    f"at {units.level(judged.decision.level)}") if not judged.decision.note else text
+    return text
 
 
 def claim_counts(analysis: Analysis) -> str:

@@ -3,6 +3,7 @@ JDK's javac together with the protocol helper, or a Maven project (pom.xml) shad
 `target/program.jar` with a Main-Class."""
 from __future__ import annotations
 
+import fcntl
 import glob
 import os
 import re
@@ -62,14 +63,18 @@ def _inputs(project: Path, helpers: Path) -> list[Path]:
 def maven_jar(project: Path, name: str, context: BuildContext) -> Path:
     """`mvn package` of a Maven project into `target/NAME.jar`; rebuilt when anything it reads is newer."""
     jar = project / "target" / f"{name}.jar"
-    sources = _inputs(project, context.helpers)
-    if jar.exists() and all(p.stat().st_mtime <= jar.stat().st_mtime for p in sources):
-        return jar
-    mvn = shutil.which("mvn")
-    if not mvn:
-        raise VersusError(f"building {project} needs Maven", "install it with: apt-get install -y maven")
-    run_build([mvn, "-q", "-B", "-f", str(project / "pom.xml"), "package", "-DskipTests"], context,
-              f"building {project} with Maven", f"fix the build error above (try: mvn -f {project / 'pom.xml'} package)")
+    # Two builds of one project at once (two runs, a run and a test) overwrite each other's jar: one at a time.
+    (project / "target").mkdir(exist_ok=True)
+    with open(project / "target" / ".versus-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        sources = _inputs(project, context.helpers)
+        if jar.exists() and all(p.stat().st_mtime <= jar.stat().st_mtime for p in sources):
+            return jar
+        mvn = shutil.which("mvn")
+        if not mvn:
+            raise VersusError(f"building {project} needs Maven", "install it with: apt-get install -y maven")
+        run_build([mvn, "-q", "-B", "-f", str(project / "pom.xml"), "package", "-DskipTests"], context,
+                  f"building {project} with Maven", f"fix the build error above (try: mvn -f {project / 'pom.xml'} package)")
     if not jar.exists():
         raise VersusError(f"building {project} with Maven made no {jar}",
                           f"set <finalName>{name}</finalName> in its pom.xml's shade plugin configuration")
