@@ -248,7 +248,8 @@ def _claims(experiments: dict[str, Experiment], instances: list[Judged], arms: l
         if not any(a.id.experiment == name for a in arms):
             continue
         for claim in experiment.claims:
-            mine = [j for j in instances if j.item.claim is claim and j.item.experiment == name]
+            mine = [j for j in instances if j.item.claim is claim and j.item.experiment == name
+                    and j.verdict != judge.NOT_APPLICABLE]
             verdicts = {j.verdict for j in mine}
             if not mine:
                 what = f"metric {claim.metric}" if claim.metric else "time"

@@ -78,7 +78,8 @@ class Case(_Strict):
 
     name: str = Field(description="the case's name, passed as VERSUS_CASE: 1 to 200 characters, no '/'")
     check: str = Field("", description="expression of params (and `inner`) the program's check must equal")
-    runtimes: tuple[str, ...] = Field((), strict=False, description="selectors: run the case only on these runtimes")
+    runtimes: tuple[str, ...] = Field((), strict=False, description="selectors: run the case only on these runtimes; "
+                                                                     "`!selector` leaves those out (`!jython+c1`)")
     command: str = Field("", description="command driver: the command; load driver: ab/wrk command; jmh: the benchmark")
     description: str = Field("", description="what the case does, in a sentence (shown by reports)")
     driver: str = Field("", description="overrides [experiment] driver for this case")

@@ -35,7 +35,8 @@ def facts_of(samples: Sequence[tuple[int, int, bool]], metrics: Sequence[tuple[s
                  {name: float(np.median(values)) for name, values in by_name.items()}, wall_ns)
 
 
-Observations = dict[int, dict[int, Facts]]  # arm index → round → facts of its successful run
+Observations = dict[int, dict[int, Facts]]
+NOT_APPLICABLE = "not applicable"  # arm index → round → facts of its successful run
 
 
 def _value(facts: Facts, metric: str) -> float | None:
@@ -66,6 +67,11 @@ def rule_of(item: Item, scale: str) -> stats.Rule:
 def judge(item: Item, observations: Observations, alpha: float, start: int, sequential: bool = True) -> stats.Decision:
     """Replay the sequential design over this item's rounds, in round order."""
     top = observations.get(item.numerator, {})
+    for arm in item.arms:
+        facts = observations.get(arm, {})
+        if item.metric and facts and all(item.metric not in f.metrics for f in facts.values()):
+            # this arm ran, but never reports the metric (a mode without short strings): not a pair for it
+            return stats.Decision(NOT_APPLICABLE, None, 0.0, 0, True, note=f"an arm does not report {_what(item)}")
     if item.denominator is None:
         values = [v for r in sorted(top) if (v := _value(top[r], item.metric)) is not None]
         if not values:

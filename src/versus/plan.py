@@ -90,7 +90,7 @@ def make_plan(experiments: list[Experiment], runtime_specs: list[str] | None, ca
         for runtime in runtimes:
             missing = False
             for case in cases:
-                if case.runtimes and not any(selectors.matches(s, runtime, strict_flags=False) for s in case.runtimes):
+                if not selectors.selected(case.runtimes, runtime):
                     continue
                 if _needs_program(experiment, case) and experiment.program_for(runtime.program_family, case) is None:
                     missing = True

@@ -32,7 +32,7 @@ def check_selector(selector: str) -> None:
     """Syntax, family and flags; raises ExperimentError with how to write one."""
     from .runtimes.families import FAMILIES
 
-    found = _SELECTOR.match(selector.strip())
+    found = _SELECTOR.match(selector.strip().removeprefix("!"))
     if not found:
         raise ExperimentError(f"bad runtime selector {selector!r}",
                               "write family, family@VERSION, family@>=VERSION, with optional +flag and /java@N")
@@ -44,6 +44,16 @@ def check_selector(selector: str) -> None:
         if flag not in known:
             raise ExperimentError(f"runtime selector {selector!r}: {found['family']} has no flag +{flag}",
                                   f"flags of {found['family']}: " + (", ".join("+" + f for f in known) or "none"))
+
+
+def selected(selectors: tuple[str, ...] | list[str], runtime: RuntimeLike) -> bool:
+    """A case's `runtimes`: the runtime matches one of the selectors (flags it does not name are
+    allowed) and none of those written `!selector` (`!jython+c1`: no Jython with the C1 flag)."""
+    include = [s for s in selectors if not s.startswith("!")]
+    exclude = [s[1:] for s in selectors if s.startswith("!")]
+    if include and not any(matches(s, runtime, strict_flags=False) for s in include):
+        return False
+    return not any(matches(s, runtime, strict_flags=False) for s in exclude)
 
 
 def matches(selector: str, runtime: RuntimeLike, strict_flags: bool = True) -> bool:

@@ -328,6 +328,10 @@ def summarize_arm(process_values: Sequence[float], describe: Callable[[float], s
     n = values.size
     if n == 0:
         raise ValueError("an arm summary needs at least one process")
+    if bool(np.all(values == values[0])):  # identical processes (a size in bytes): the value, exactly
+        exact = float(values[0])
+        return ArmSummary(exact, Interval(exact, exact, exact) if n > 1 else None, n,
+                          "" if n > 1 else "one process: no interval (processes differ; measure ≥ 2)")
     positive = bool(np.all(values > 0))
     data = np.log(values) if positive else values
     center = float(data.mean())
