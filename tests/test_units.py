@@ -101,3 +101,23 @@ def test_jruby_modes_are_spelled_per_version(version, flag, jvm, mode):
     assert argv[1 : 1 + len(jvm)] == jvm
     jar_at = argv.index("/jruby.jar")
     assert argv[jar_at + 1 : jar_at + 1 + len(mode)] == mode and argv[jar_at + 1 + len(mode)] == "-I"
+
+
+def test_a_case_can_leave_out_a_flagged_runtime():
+    from versus.selectors import selected
+
+    assert selected(("jython",), runtime("jython", "2.5.0", ("c1",)))
+    assert not selected(("jython", "!jython+c1"), runtime("jython", "2.5.0", ("c1",)))
+    assert selected(("jython", "!jython+c1"), runtime("jython", "2.5.0"))
+    assert selected(("!java",), runtime("jython", "2.7.4"))
+
+
+def test_an_arm_that_never_reports_the_metric_is_not_a_pair_of_the_claim():
+    from versus.experiment import Claim, Side
+    from versus.items import Item
+    from versus.judge import NOT_APPLICABLE, Facts, judge
+
+    claim = Claim(id="c", statement="", source="", numerator=Side(case="w", runtime="rust"), metric="short", min=0.65)
+    item = Item("e", 0, None, claim)
+    assert judge(item, {0: {0: Facts(1.0, {"other": 1.0})}}, 0.05, 3).verdict == NOT_APPLICABLE
+    assert judge(item, {0: {r: Facts(1.0, {"short": 0.8}) for r in range(3)}}, 0.05, 3).verdict == "holds"
