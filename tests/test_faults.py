@@ -31,7 +31,11 @@ def test_every_fault_is_a_failed_run_and_the_good_arm_survives(db, capsys):
     assert "no `end`" in reasons["no_end"]
     good = next(a for a in doc["arms"] if a["case"] == "good")
     assert good["processes_ok"] == 2 and good["processes_failed"] == 0
-    assert good["estimate"]["low"] <= good["estimate"]["value"] <= good["estimate"]["high"]
+    estimate = good["estimate"]
+    if estimate["low"] is None:  # two processes of a loaded machine may disagree past a usable interval
+        assert "disagree" in estimate["note"] and estimate["value"] > 0
+    else:
+        assert estimate["low"] <= estimate["value"] <= estimate["high"]
     assert doc["session"]["status"] == "complete"
 
 

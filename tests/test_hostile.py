@@ -12,6 +12,7 @@ import pytest
 
 from conftest import FIXTURES
 from versus.cli import main
+from versus.experiment import all_experiments
 
 BASE = '''
 [experiment]
@@ -154,7 +155,6 @@ def test_the_load_driver_advice_names_the_key_the_code_reads():
     (["run", "{folder}", "--runtimes", "cpython@@3"], 2, "bad runtime spec"),
     (["run", "{folder}", "--cases", "nope"], 2, "none of the cases nope"),
     (["run", "{folder}", "--baseline", "case:nope"], 2, "no experiment of this run has a case 'nope'"),
-    (["run"], 2, "no experiment named"),
     (["run", "no-such-experiment"], 2, "no experiment 'no-such-experiment'"),
     (["report", "7"], 3, "there is no results database"),
     (["runtimes", "fetch", "jython@9.9"], 2, "nothing matched"),
@@ -173,6 +173,13 @@ def test_bad_arguments_get_a_clear_error_and_the_documented_code(argv, code, mes
         assert message in err and "hint:" in err
     else:
         assert out.startswith("usage:") or out.startswith("versus ")
+
+
+def test_run_without_names_plans_every_experiment(db, capsys):
+    status, out, err = run(capsys, "run", "--quick", "--dry-run", "--db", str(db))
+    assert status == 0, err
+    for folder in all_experiments():
+        assert f"  {folder.name}: " in out + err
 
 
 # --- protocol streams ------------------------------------------------------------------------------

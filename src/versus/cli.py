@@ -40,7 +40,8 @@ def _parser() -> argparse.ArgumentParser:
     runtimes.add_argument("action", nargs="?", choices=["fetch"])
     runtimes.add_argument("specs", nargs="*", metavar="SPEC")
     run = sub.add_parser("run", help="run experiments")
-    run.add_argument("experiments", nargs="*", metavar="EXPERIMENT|PATH")
+    run.add_argument("experiments", nargs="*", metavar="EXPERIMENT|PATH",
+                     help="experiment names or folders (default: every experiment of experiments/)")
     run.add_argument("--runtimes", help="comma-separated runtime specs (default: the experiment's list)")
     run.add_argument("--cases", help="comma-separated case names")
     run.add_argument("--baseline", help="compare with this runtime (a selector) or, as case:NAME, with this case")
@@ -205,8 +206,11 @@ def _options(args: argparse.Namespace) -> Any:
     from .experiment import Method
     from .session import Options
 
-    if not args.experiments:
-        raise UsageError("no experiment named", "give a name from `versus list` or a path to a folder with experiment.toml")
+    if not args.experiments:  # as `make run` does: every experiment of experiments/
+        args.experiments = [folder.name for folder in experiments.all_experiments()]
+        if not args.experiments:
+            raise UsageError("no experiment named, and no experiments/ folder here",
+                             "give a path to a folder with experiment.toml, or run from the versus checkout")
     params: dict[str, str | list[str]] = {}
     for item in args.param:
         name, sep, value = item.partition("=")
