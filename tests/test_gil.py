@@ -72,7 +72,7 @@ def test_a_stale_fastcond_build_is_refused(tmp_path, monkeypatch):
     folder = cache / "fastcond" / tag
     folder.mkdir(parents=True)
     monkeypatch.setenv("VERSUS_CACHE", str(cache))
-    monkeypatch.syspath_prepend(str(ROOT / "helpers" / "python"))
+    monkeypatch.syspath_prepend(str(ROOT / "subjects" / "fastcond" / "python"))
     import fastcond_build
 
     (folder / ".stamp").write_text("0" * 64 + " cc -O2\n")

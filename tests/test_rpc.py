@@ -31,7 +31,8 @@ def left_over(marker: str) -> list[str]:
 
 @pytest.mark.slow
 def test_every_case_runs_once_with_its_checks(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, doc = run_json(["run", "rpc", "--quick", "--runtimes", "java@17", "--processes", "1", "--warmup", "1",
+    code, doc = run_json(["run", "rpc", "--quick", "--cases", ",".join(CASES), "--runtimes", "java@17",
+                          "--processes", "1", "--warmup", "1",
                           "--samples", "2", "--param", "throughput_ms=200", "--db", str(db)], capsys)
     assert doc["failed_runs"] == []
     assert code == 0

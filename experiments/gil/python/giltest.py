@@ -11,7 +11,9 @@ import threading
 import time
 import traceback
 
-import fastcond_build
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "subjects",
+                                "fastcond", "python"))
+import fastcond_build  # noqa: E402  (the subject's loader, found from this file)
 import versus_helper as vh
 
 try:

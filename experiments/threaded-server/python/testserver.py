@@ -16,7 +16,9 @@ import socket
 import sys
 import threading
 import time
-import fastcond_build
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "subjects",
+                                "fastcond", "python"))
+import fastcond_build  # noqa: E402  (the subject's loader, found from this file)
 
 try:  # Python 3
     import socketserver

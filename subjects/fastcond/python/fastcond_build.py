@@ -1,9 +1,12 @@
-"""Import fastcond from the build scripts/build-fastcond.sh made for this interpreter (Python 2.5+ syntax)."""
+"""Import fastcond from the build scripts/build-fastcond.sh made for this interpreter (Python 2.5+ syntax).
+
+The gil and threaded-server programs import it from here (it is part of the fastcond subject, not a
+protocol helper): each puts this folder on sys.path, found from its own file."""
 import os
 import sys
 
 
-SOURCE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "subjects", "fastcond", "src")
+SOURCE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
 # fastcond.c and the header it includes, in the order scripts/build-fastcond.sh hashes them
 SOURCES = [os.path.join(SOURCE_DIR, name) for name in ("fastcond.c", "emucond.h")]
 
