@@ -148,3 +148,31 @@ def test_a_process_that_did_not_settle_gets_more_warmup_next_time(db):
 
 def test_process_run_defaults_are_a_failure_with_no_samples():
     assert ProcessRun("failed").inner == 0
+
+
+def test_a_sequential_round_runs_only_the_pair_of_one_open_item(db):
+    """It ran the whole group once: a claim linking two of 24 arms paid for 24 processes a round."""
+    from versus.selftest import PROGRAM
+
+    store = Store(db)
+    plan = make_plan([load(PROGRAM)], None, None, False, {"processes": 3, "inner": 100})
+    session = store.new_session(5, [], {}, {})
+    method = plan.methods["selftest"]
+    jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method.model_dump())), method, 0)
+            for i, arm in enumerate(plan.arms)]
+    scheduler = Scheduler(plan, {}, 11, Budget(600))
+    times = {"spin": 10.0, "spin_again": 10.0, "spin_planted": 10.3}
+    batches = []
+    original = scheduler.batches
+
+    def recording():  # noqa: ANN202
+        for batch in original():
+            batches.append(batch)
+            yield batch
+
+    scheduler.batches = recording  # type: ignore[method-assign]
+    run_session(store, jobs, scheduler, FakeExecutor(times, drift=0.3))
+    sequential = [b for b in batches if b.sequential]
+    assert sequential, "the drift leaves something open after the first processes"
+    assert all(len(b.arms) == 2 and plan.arms[b.arms[0]].case != plan.arms[b.arms[1]].case for b in sequential)
+    assert len({b.round for b in batches}) == len(batches)  # each pair's round is the group's next

@@ -82,6 +82,8 @@ def _parser() -> argparse.ArgumentParser:
     selftest.add_argument("--seconds", type=float, default=600.0, help="time budget")
     selftest.add_argument("--trials", type=int, default=0, help="stop after this many trials (0: the budget decides)")
     selftest.add_argument("--start", type=int, default=3, help="processes per arm before sequential rounds")
+    selftest.add_argument("--rounds", type=int, default=40,
+                          help="rounds per comparison at most, the first processes included (make run's items reach about 20)")
     selftest.add_argument("--simulate", action="store_true", help="the seeded simulation of this VM's noise instead")
     selftest.add_argument("--db", type=Path, default=None, help="where to keep its runs (default: a temp file)")
     sub.add_parser("schema", help="every experiment.toml key, as Markdown (docs/experiment-toml.md)")
@@ -372,12 +374,13 @@ def _selftest(args: argparse.Namespace) -> int:
 
     if args.seconds <= 0 or not math.isfinite(args.seconds):
         raise UsageError(f"--seconds {args.seconds:g} must be positive", "e.g. --seconds 600")
-    if not 2 <= args.start <= 100 or args.trials < 0:
-        raise UsageError("--start must be 2 to 100 and --trials 0 or more", "e.g. --start 3 --trials 120")
+    if not 2 <= args.start <= 100 or args.trials < 0 or not args.start <= args.rounds <= 1000:
+        raise UsageError("--start must be 2 to 100, --rounds from --start to 1000 and --trials 0 or more",
+                         "e.g. --start 3 --rounds 40 --trials 120")
     if args.simulate:
         print(simulated(args.start))
         return 0
-    return run_selftest(args.seconds, args.db, args.trials, args.start)
+    return run_selftest(args.seconds, args.db, args.trials, args.start, args.rounds)
 
 
 def _schema(args: argparse.Namespace) -> int:

@@ -5,8 +5,9 @@ within a time budget for the arms that an undecided comparison or claim still ne
   experiment, or several cases that a claim links. A group's round runs each of its arms once, in a
   fresh random order, so the two arms of a ratio ran minutes apart at most, never a session apart.
 - First every arm gets its experiment's `processes` rounds (groups taking turns each round).
-- With a budget, rounds then continue for the groups whose items are still open, cheapest decision
-  first (claims before comparisons), and stop when everything is decided or the budget is spent.
+- With a budget, rounds then continue for the open items, each round the two arms of one, cheapest
+  decision first (claims before comparisons, items stuck on their threshold last), and stop when
+  everything is decided or the budget is spent.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from . import judge, stats
 from .items import Item
 from .plan import Plan
 
-MAX_EXTRA_ROUNDS = 200  # sequential rounds per group at most, whatever the budget
+MAX_EXTRA_ROUNDS = 200  # sequential rounds per item at most, whatever the budget
 
 
 @dataclass
@@ -135,31 +136,32 @@ class Scheduler:
             choice = self._choose(decisions, extra)
             if choice is None:
                 return
-            group, arms, rounds = choice
+            index, group, arms, rounds = choice
             for _ in range(rounds):
                 if self.budget.left() < self._round_cost(arms):
                     self.status.reason = "the budget is spent"
                     return
                 order = sorted(arms)
                 self.random.shuffle(order)
-                extra[group] = extra.get(group, 0) + 1
+                extra[index] = extra.get(index, 0) + 1
                 yield Batch(self._next_round(group), order, group, sequential=True)
 
-    def _choose(self, decisions: dict[int, stats.Decision], extra: dict[int, int]) -> tuple[int, set[int], int] | None:
-        """The group whose cheapest open item is cheapest to decide (claims first), the arms its open items
-        need, and how many rounds to run before looking again (up to the next look)."""
-        best: tuple[tuple[int, float], int, set[int], int] | None = None
+    def _choose(self, decisions: dict[int, stats.Decision],
+                extra: dict[int, int]) -> tuple[int, int, set[int], int] | None:
+        """The open item cheapest to decide (claims first; items whose estimate sits on their threshold
+        last), its two arms, and how many rounds to run before looking again (up to the next look).
+
+        A sequential round runs only the chosen item's arms, not its whole group: a group may hold
+        dozens of arms (every case a claim links), and the pair is all the item's ratio needs. Its
+        round index is the group's next, so the pair still ran side by side."""
+        best: tuple[tuple[int, float], int, int, set[int], int] | None = None
         left = self.budget.left()
         for group, indices in self._items_of_group.items():
-            if extra.get(group, 0) >= self.max_extra_rounds:
-                continue
-            open_here = [i for i in indices if i in self.status.open_items
-                         and not set(self.plan.items[i].arms) & self.broken]
-            if not open_here:
-                continue
-            arms = {a for i in open_here for a in self.plan.items[i].arms}
-            for index in open_here:
+            for index in indices:
                 item, decision = self.plan.items[index], decisions[index]
+                if (index not in self.status.open_items or set(item.arms) & self.broken
+                        or extra.get(index, 0) >= self.max_extra_rounds):
+                    continue
                 target = decision.rounds_needed
                 have = decision.n
                 rounds = max(1, (target - have) if target else self._to_next_look(item, have))
@@ -167,17 +169,17 @@ class Scheduler:
                 stuck = target is None
                 if seconds > left and not stuck:
                     continue
-                key = (0 if item.claim is not None else 1, float("inf") if stuck else seconds)
+                key = (2 if stuck else 0 if item.claim is not None else 1, seconds)
                 step = max(1, min(rounds, self._to_next_look(item, have)))
                 if best is None or key < best[0]:
-                    best = (key, group, arms, step)
+                    best = (key, index, group, set(item.arms), step)
         if best is None:
             self.status.reason = "no open comparison or claim can be decided within the budget left"
             return None
-        if best[0][1] == float("inf") and left < self._round_cost(best[2]):
+        if best[0][0] == 2 and left < self._round_cost(best[3]):
             self.status.reason = "the budget is spent"
             return None
-        return best[1], best[2], best[3]
+        return best[1], best[2], best[3], best[4]
 
     def _to_next_look(self, item: Item, have: int) -> int:
         for n in stats.looks(self.start_of(item.numerator)):

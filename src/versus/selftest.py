@@ -29,7 +29,7 @@ from .session import arm_row, definitions_of, versus_info
 from .store import Store
 
 PROGRAM = Path(__file__).parent / "selftest_program"
-TRIAL_ROUNDS = 80  # sequential rounds per trial at most
+TRIAL_ROUNDS = 40  # rounds per comparison at most, the first processes included: more than make run's items reach
 
 
 @dataclass
@@ -51,7 +51,7 @@ def _median(values: list[float]) -> str:
     return f"{float(np.median(values)):.0f} s" if values else "–"
 
 
-def run_selftest(seconds: float, db: Path | None, trials: int = 0, start: int = 3) -> int:
+def run_selftest(seconds: float, db: Path | None, trials: int = 0, start: int = 3, rounds: int = TRIAL_ROUNDS) -> int:
     experiment = load(PROGRAM)
     plan = make_plan([experiment], None, None, False, {"processes": start})
     store = Store(db or Path(tempfile.mkdtemp(prefix="versus-selftest-")) / "selftest.db")
@@ -69,14 +69,14 @@ def run_selftest(seconds: float, db: Path | None, trials: int = 0, start: int = 
                 for i, arm in enumerate(plan.arms)]
         began = time.time()
         scheduler = Scheduler(plan, {}, tally.trials, Budget(deadline - time.monotonic()),
-                              max_extra_rounds=TRIAL_ROUNDS)
+                              max_extra_rounds=rounds - start)
         run_session(store, jobs, scheduler, executor)
         store.finish_session(session, "complete")
         inner = inner or next((j.inner for j in jobs if j.inner), 0)  # calibrated once, kept for every trial
         if _count(store, session, began, tally):
             print(f"versus selftest: trial {tally.trials}: {_last(tally)}", file=sys.stderr)
     store.release()
-    print(summary(tally, start, store.path))
+    print(summary(tally, start, store.path, rounds))
     return 0
 
 
@@ -86,9 +86,16 @@ def _last(tally: Tally) -> str:
 
 def _count(store: Store, session: int, began: float, tally: Tally) -> bool:
     analysis = analyze(store, session)
-    finished: dict[int, float] = {}
+    case_of = dict(store.db.execute("SELECT id, case_name FROM arms WHERE session_id = ?", (session,)).fetchall())
+    ended: dict[str, dict[int, float]] = {}  # case → round → when its process run ended
     for run in store.runs(session):
-        finished[run.round] = max(finished.get(run.round, 0.0), run.started)
+        ended.setdefault(case_of[run.arm_id], {})[run.round] = run.started + run.wall_ns / 1e9
+
+    def decided_at(case: str, n: int) -> float:
+        """When the n-th round in which both `spin` and this case ran was over."""
+        pairs = sorted(set(ended.get("spin", {})) & set(ended.get(case, {})))
+        r = pairs[min(n, len(pairs)) - 1] if pairs else -1
+        return max(ended.get("spin", {}).get(r, began), ended.get(case, {}).get(r, began))
     by_case = {c.numerator.id.case: c for c in analysis.comparisons}
     aa, planted = by_case.get("spin_again"), by_case.get("spin_planted")
     if aa is None or planted is None or aa.decision.interval is None:
@@ -99,20 +106,20 @@ def _count(store: Store, session: int, began: float, tally: Tally) -> bool:
     shown = aa.decision.interval
     tally.covered += int(shown.low <= 1.0 <= shown.high)
     if planted.decision.decided:
-        tally.seconds.append(finished.get(planted.decision.n - 1, began) - began)
+        tally.seconds.append(decided_at("spin_planted", planted.decision.n) - began)
     if aa.verdict == "same":
-        tally.seconds_same.append(finished.get(aa.decision.n - 1, began) - began)
+        tally.seconds_same.append(decided_at("spin_again", aa.decision.n) - began)
     return True
 
 
-def summary(tally: Tally, start: int, where: Path | str) -> str:
+def summary(tally: Tally, start: int, where: Path | str, rounds: int = TRIAL_ROUNDS) -> str:
     n = tally.trials
     if not n:
         return "versus selftest: not enough time for one trial; give it more --seconds"
     false = tally.aa.get("faster", 0) + tally.aa.get("slower", 0)
     return "\n".join([
         f"versus selftest: {n} trials, each starting from {start} processes per arm, then sequential rounds "
-        f"(at most {TRIAL_ROUNDS}); the rule of `versus run --budget`: paired by round, Bonferroni over the 2 "
+        f"(at most {rounds} rounds per comparison); the rule of `versus run --budget`: paired by round, Bonferroni over the 2 "
         f"comparisons, α = {stats.ALPHA}, threshold ±{stats.DELTA:.0%}",
         _rate("A/A called faster or slower (false positives)", false, n),
         _rate("A/A interval holds 1 (coverage)", tally.covered, n),
