@@ -170,7 +170,7 @@ def test_a_sequential_round_runs_only_the_pair_of_one_open_item(db):
             batches.append(batch)
             yield batch
 
-    scheduler.batches = recording  # type: ignore[method-assign]
+    scheduler.batches = recording
     run_session(store, jobs, scheduler, FakeExecutor(times, drift=0.3))
     sequential = [b for b in batches if b.sequential]
     assert sequential, "the drift leaves something open after the first processes"
