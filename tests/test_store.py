@@ -42,8 +42,15 @@ def test_a_process_run_is_stored_whole_or_not_at_all(db):
     assert [len(r.samples) for r in store.runs(session)] == [1]
 
 
+# Twelve process runs long enough (a few tenths of a second each) that a signal sent after the first ones
+# always lands mid-run: with the fixture's default loop they all finished inside the polling interval
+# on a fast CI machine, and the test saw a completed session instead of an interrupted one.
+_SLOW_CLAIMS_RUN = [sys.executable, "-m", "versus", "run", str(FIXTURES / "claims"), "--processes", "6",
+                    "--inner", "1000000"]
+
+
 def test_kill_9_mid_run_leaves_a_readable_db_and_resume_finishes(db, tmp_path):
-    argv = [sys.executable, "-m", "versus", "run", str(FIXTURES / "claims"), "--db", str(db), "--processes", "6"]
+    argv = _SLOW_CLAIMS_RUN + ["--db", str(db)]
     harness = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -71,7 +78,7 @@ def test_kill_9_mid_run_leaves_a_readable_db_and_resume_finishes(db, tmp_path):
 
 
 def test_ctrl_c_stops_cleanly_keeps_finished_runs_and_resume_finishes(db):
-    argv = [sys.executable, "-m", "versus", "run", str(FIXTURES / "claims"), "--db", str(db), "--processes", "6"]
+    argv = _SLOW_CLAIMS_RUN + ["--db", str(db)]
     # A shell's background job (`make test &`) inherits SIGINT ignored; the harness must get it as Ctrl-C sends it.
     harness = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
