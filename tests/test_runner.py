@@ -5,6 +5,8 @@ import math
 import re
 from pathlib import Path
 
+import pytest
+
 from conftest import FIXTURES
 from versus.drivers.base import ProcessRun
 from versus.executor import Completed
@@ -122,9 +124,12 @@ def test_an_exception_in_a_driver_is_a_failed_run_and_the_session_goes_on(db):
     assert all("Traceback" in r.log_tail for r in failed)
 
 
-def test_a_process_that_did_not_settle_gets_more_warmup_next_time(db):
+@pytest.mark.parametrize("budget", [30.0, None])
+def test_a_process_that_did_not_settle_gets_more_warmup_next_time_with_a_budget(db, budget):
+    """With a budget the later rounds warm up longer (and rounds make up for the ones left out);
+    a fixed-size run keeps the method it was given."""
     store = Store(db)
-    jobs, scheduler = setup(store, processes=3)
+    jobs, scheduler = setup(store, processes=3, budget=budget)
 
     class Jumpy(FakeExecutor):
         def execute(self, argv, env, timeout, cwd=None):  # noqa: ANN001, ANN201
@@ -141,7 +146,11 @@ def test_a_process_that_did_not_settle_gets_more_warmup_next_time(db):
     fake = Jumpy()
     run_session(store, jobs, scheduler, fake)
     warmups = [int(env["VERSUS_WARMUP"]) for env in fake.calls if env["VERSUS_CASE"] == "slow"]
+    if budget is None:
+        assert warmups == [1, 1, 1]
+        return
     assert warmups[0] == 1 and warmups[-1] > warmups[0]
+    assert warmups.count(warmups[-1]) >= 3  # enough rounds at the longest warmup for a verdict
     # the arm it is compared with warms up alike: a ratio never sets a warmed arm against a cold one
     assert jobs[0].method.warmup == jobs[1].method.warmup
 

@@ -162,8 +162,9 @@ class Scheduler:
                 if (index not in self.status.open_items or set(item.arms) & self.broken
                         or extra.get(index, 0) >= self.max_extra_rounds):
                     continue
-                target = decision.rounds_needed
                 have = decision.n
+                # too few rounds for a look yet (e.g. after the warmup was raised): the first look is the target
+                target = decision.rounds_needed or (stats.FIRST_LOOK if have < stats.FIRST_LOOK else None)
                 rounds = max(1, (target - have) if target else self._to_next_look(item, have))
                 seconds = rounds * self._round_cost(set(item.arms))
                 stuck = target is None
