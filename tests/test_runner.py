@@ -185,3 +185,18 @@ def test_a_sequential_round_runs_only_the_pair_of_one_open_item(db):
     assert sequential, "the drift leaves something open after the first processes"
     assert all(len(b.arms) == 2 and plan.arms[b.arms[0]].case != plan.arms[b.arms[1]].case for b in sequential)
     assert len({b.round for b in batches}) == len(batches)  # each pair's round is the group's next
+
+
+def test_an_item_waiting_for_rounds_at_its_longest_warmup_is_not_taken_for_stuck(db):
+    """After a raised warmup an item may have 1 round left to analyse: it needs 2 more for its first
+    look, which is cheap; it must not go last with the items whose estimate sits on a threshold."""
+    from versus.stats import Decision
+
+    _, scheduler = setup(Store(db), processes=3, budget=100.0)
+    assert len(scheduler.plan.items) >= 2
+    decisions = {i: Decision("inconclusive", None, 0.0, 10, True) for i in range(len(scheduler.plan.items))}
+    waiting = 1
+    decisions[waiting] = Decision("inconclusive", None, 0.0, 1, True, note="1 rounds at the longest warmup so far")
+    scheduler.status.open_items = list(decisions)
+    index, _, arms, step = scheduler._choose(decisions, {})
+    assert index == waiting and step == 2 and arms == set(scheduler.plan.items[waiting].arms)
