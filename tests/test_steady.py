@@ -23,3 +23,14 @@ def test_noise_alone_is_not_a_changepoint():
     rng = np.random.default_rng(4)
     kinds = [steady.classify(list(100 * np.exp(rng.normal(0, 0.01, 8))), 2) for _ in range(500)]
     assert kinds.count(steady.FLAT) / 500 > 0.95
+
+
+@pytest.mark.parametrize("values,warming", [
+    ([300, 200, 100, 100, 50, 50], True),  # Jython 2.5.1: faster and faster, a JIT still at work
+    ([100, 99, 101, 100, 60, 61, 60, 59], True),
+    ([20, 20, 20, 40, 41, 20, 20, 20], False),  # a slow spell of the machine mid-process: both ways
+    ([100, 100, 100, 100, 150, 151, 150], False),  # slower later: more warmup would not fix it
+    ([300, 280, 100, 101, 99, 100], False),  # settled within its warmup
+])
+def test_only_a_process_still_getting_faster_asks_for_more_warmup(values, warming):
+    assert steady.still_warming(values, 2) is warming

@@ -105,7 +105,7 @@ def _learn(scheduler: Scheduler, jobs: list[Job], index: int, batch: Batch, run:
     warm = sum(1 for s in run.samples if s.warmup)
     # Only with a budget: its sequential rounds make up for the rounds that a longer warmup leaves
     # out of the analysis (judge.settled_rounds); a fixed-size run keeps the method it was given.
-    if scheduler.budget.seconds is not None and steady.classify(values, warm) == steady.UNSTEADY:
+    if scheduler.budget.seconds is not None and steady.still_warming(values, warm):
         # Every arm of the group gets the same warmup: arms that are compared must have warmed up
         # alike, or a ratio would set a warmed arm against a cold one.
         base = scheduler.plan.methods[job.arm.experiment_name].warmup

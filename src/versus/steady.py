@@ -56,3 +56,15 @@ def classify(values: Sequence[float], warmup: int) -> str:
 
 def steady(kind: str) -> bool:
     return kind in (FLAT, WARMUP, TOO_FEW)
+
+
+def still_warming(values: Sequence[float], warmup: int) -> bool:
+    """No steady state, and every shift in the measured samples is downward (later samples faster):
+    a JIT still compiling, which more warmup fixes. A slow spell in the middle of a process (this
+    VM's neighbours take the core for a few samples) also breaks the steady state, but shifts both
+    ways, and more warmup would not help it: the runner raises the warmup only for this."""
+    if classify(values, warmup) != UNSTEADY:
+        return False
+    measured = np.log(np.asarray(values, dtype=float))[warmup:]
+    shifts = [shift(measured[:cut], measured[cut:]) for cut in range(1, measured.size)]
+    return any(s < 0 for s in shifts) and not any(s > 0 for s in shifts)
