@@ -150,7 +150,6 @@ def test_a_process_that_did_not_settle_gets_more_warmup_next_time_with_a_budget(
         assert warmups == [1, 1, 1]
         return
     assert warmups[0] == 1 and warmups[-1] > warmups[0]
-    assert warmups.count(warmups[-1]) >= 3  # enough rounds at the longest warmup for a verdict
     # the arm it is compared with warms up alike: a ratio never sets a warmed arm against a cold one
     assert jobs[0].method.warmup == jobs[1].method.warmup
 
@@ -187,16 +186,16 @@ def test_a_sequential_round_runs_only_the_pair_of_one_open_item(db):
     assert len({b.round for b in batches}) == len(batches)  # each pair's round is the group's next
 
 
-def test_an_item_waiting_for_rounds_at_its_longest_warmup_is_not_taken_for_stuck(db):
-    """After a raised warmup an item may have 1 round left to analyse: it needs 2 more for its first
-    look, which is cheap; it must not go last with the items whose estimate sits on a threshold."""
+def test_an_item_with_fewer_rounds_than_its_first_look_is_not_taken_for_stuck(db):
+    """An item with 1 round (its other processes failed, or a resumed session) needs 2 more for its
+    first look, which is cheap; it must not go last with the items whose estimate sits on a threshold."""
     from versus.stats import Decision
 
     _, scheduler = setup(Store(db), processes=3, budget=100.0)
     assert len(scheduler.plan.items) >= 2
     decisions = {i: Decision("inconclusive", None, 0.0, 10, True) for i in range(len(scheduler.plan.items))}
     waiting = 1
-    decisions[waiting] = Decision("inconclusive", None, 0.0, 1, True, note="1 rounds at the longest warmup so far")
+    decisions[waiting] = Decision("inconclusive", None, 0.0, 1, True, note="1 round measured; a verdict needs at least 3")
     scheduler.status.open_items = list(decisions)
     index, _, arms, step = scheduler._choose(decisions, {})
     assert index == waiting and step == 2 and arms == set(scheduler.plan.items[waiting].arms)

@@ -121,25 +121,3 @@ def test_an_arm_that_never_reports_the_metric_is_not_a_pair_of_the_claim():
     item = Item("e", 0, None, claim)
     assert judge(item, {0: {0: Facts(1.0, {"other": 1.0})}}, 0.05, 3).verdict == NOT_APPLICABLE
     assert judge(item, {0: {r: Facts(1.0, {"short": 0.8}) for r in range(3)}}, 0.05, 3).verdict == "holds"
-
-
-def test_rounds_before_a_longer_warmup_are_left_out_once_it_has_three():
-    """A group whose processes did not settle ran its later rounds with 8× the warmup; a ratio that
-    mixed 1.8× (2 warmup samples) with 7× (16) decided nothing, though the settled rounds agree."""
-    from versus.experiment import Claim, Side
-    from versus.items import Item
-    from versus.judge import Facts, judge
-
-    claim = Claim(id="c", statement="", source="", numerator=Side(case="a", runtime="r"),
-                  denominator=Side(case="b", runtime="r"), min=5)
-    item = Item("e", 0, 1, claim)
-    early = {r: (Facts(180.0, warmup=2), Facts(100.0, warmup=2)) for r in range(3)}
-    late = {r: (Facts(700.0 + 10 * r, warmup=16), Facts(100.0, warmup=16)) for r in range(3, 6)}
-
-    def observations(rounds):
-        return {0: {r: pair[0] for r, pair in rounds.items()}, 1: {r: pair[1] for r, pair in rounds.items()}}
-    decided = judge(item, observations(early | late), 0.05, 3)
-    assert decided.verdict == "holds" and decided.n == 3 and 7.0 < decided.interval.value < 7.4
-    # with two settled rounds the early ones still do not decide (they said "does not hold"): it waits
-    waiting = judge(item, observations(early | {3: late[3], 4: late[4]}), 0.05, 3)
-    assert waiting.verdict == "inconclusive" and waiting.n == 2 and "3 earlier ones warmed up less" in waiting.note

@@ -5,7 +5,6 @@ and claimed, so a report of an old session never depends on today's files.
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,7 +38,6 @@ class ProcessFacts:
     samples: list[tuple[float, bool]]  # ns per iteration, warmup? in order
     steady: str
     wall_ns: int
-    warmup: int = 0  # warmup samples: processes before the arm's longest warmup are not analysed
 
 
 @dataclass
@@ -70,13 +68,6 @@ class ArmResult:
     @property
     def failed_runs(self) -> int:
         return len(self.processes) - self.ok_runs
-
-    @property
-    def settled(self) -> list[ProcessFacts]:
-        """Its successful processes that are analysed (judge.settled_rounds)."""
-        ok = [p for p in self.processes if p.status == "ok"]
-        kept = judge.settled_rounds({p.round: p.warmup for p in ok})
-        return [p for p in ok if p.round in kept]
 
     @property
     def pooled(self) -> list[float]:
@@ -171,7 +162,7 @@ def _process(run: StoredRun) -> ProcessFacts:
                            run.wall_ns)
     warm = sum(1 for _, w in samples if w)
     kind = steady.classify([v for v, _ in samples], warm) if run.status == "ok" else ""
-    return ProcessFacts(run.round, run.status, facts.value, facts.metrics, samples, kind, run.wall_ns, facts.warmup)
+    return ProcessFacts(run.round, run.status, facts.value, facts.metrics, samples, kind, run.wall_ns)
 
 
 def _describe(ns: float) -> str:
@@ -193,16 +184,11 @@ def _arm_results(store: Store, session_id: int) -> tuple[list[ArmResult], list[F
         runs = sorted(runs_by_arm.get(row["id"], []), key=lambda r: r.round)
         processes = [_process(r) for r in runs]
         failed += [FailedRun(identity.key, r.round, r.reason, r.log_tail) for r in runs if r.status != "ok"]
-        ok = [p for p in processes if p.status == "ok"]
-        kept = [p for p in ok if p.round in judge.settled_rounds({q.round: q.warmup for q in ok})]
-        values = [p.value for p in kept if p.value is not None]
+        values = [p.value for p in processes if p.status == "ok" and p.value is not None]
         summary = stats.summarize_arm(values, describe=_describe) if values else None
-        if summary and len(kept) < len(ok) and summary.interval is None:
-            summary = dataclasses.replace(summary, note=f"{summary.note}; {len(ok) - len(kept)} earlier processes "
-                                          "ran a shorter warmup and are not analysed")
         metrics: dict[str, tuple[stats.ArmSummary, str]] = {}
         for name in dict.fromkeys(n for r in runs if r.status == "ok" for n, _, _ in r.metrics):
-            per_process = [p.metrics[name] for p in kept if name in p.metrics]
+            per_process = [p.metrics[name] for p in processes if p.status == "ok" and name in p.metrics]
             unit = next(u for r in runs if r.status == "ok" for n, _, u in r.metrics if n == name)
             metrics[name] = (stats.summarize_arm(per_process), unit)
         results.append(ArmResult(index, row["id"], identity, runtime, info, row["params"], row["method"], processes,
@@ -216,7 +202,7 @@ def _observations(arms: list[ArmResult]) -> judge.Observations:
         for process in arm.processes:
             if process.status == "ok":
                 observations.setdefault(arm.index, {})[process.round] = judge.Facts(
-                    process.value, process.metrics, process.wall_ns, process.warmup)
+                    process.value, process.metrics, process.wall_ns)
     return observations
 
 

@@ -23,7 +23,6 @@ class Facts:
     value: float | None  # ns per iteration (median of its measured samples); None without samples
     metrics: dict[str, float] = field(default_factory=dict)
     wall_ns: int = 0
-    warmup: int = 0  # warmup samples the process ran before its measured ones
 
 
 def facts_of(samples: Sequence[tuple[int, int, bool]], metrics: Sequence[tuple[str, float]], wall_ns: int) -> Facts:
@@ -33,32 +32,11 @@ def facts_of(samples: Sequence[tuple[int, int, bool]], metrics: Sequence[tuple[s
     for name, value in metrics:
         by_name.setdefault(name, []).append(value)
     return Facts(float(np.median(measured)) if measured else None,
-                 {name: float(np.median(values)) for name, values in by_name.items()}, wall_ns,
-                 sum(1 for _, _, warm in samples if warm))
+                 {name: float(np.median(values)) for name, values in by_name.items()}, wall_ns)
 
 
 Observations = dict[int, dict[int, Facts]]
 NOT_APPLICABLE = "not applicable"  # arm index → round → facts of its successful run
-
-
-def settled_rounds(warmups: dict[int, int]) -> set[int]:
-    """Of an arm's rounds (round → its warmup samples), the ones to analyse: those that ran its
-    longest warmup.
-
-    With a budget, where a group's processes did not settle, the runner raises its warmup for the
-    rounds after (runner._learn): the rounds before measured a less warmed-up program, a different
-    quantity (a Jython 2.5.0 lock loop measured 1.8× JRuby 1.0's with 2 warmup samples and 6.5–7.5×
-    with 16). Mixing the two blurs every ratio and lets early rounds decide for a program that had not
-    settled, so they are left out, and the scheduler runs the rounds the longer warmup needs."""
-    if not warmups:
-        return set()
-    longest = max(warmups.values())
-    return {r for r, w in warmups.items() if w == longest}
-
-
-def settled(rounds: dict[int, Facts]) -> dict[int, Facts]:
-    kept = settled_rounds({r: f.warmup for r, f in rounds.items()})
-    return {r: f for r, f in rounds.items() if r in kept}
 
 
 def _value(facts: Facts, metric: str) -> float | None:
@@ -88,7 +66,7 @@ def rule_of(item: Item, scale: str) -> stats.Rule:
 
 def judge(item: Item, observations: Observations, alpha: float, start: int, sequential: bool = True) -> stats.Decision:
     """Replay the sequential design over this item's rounds, in round order."""
-    top = settled(observations.get(item.numerator, {}))
+    top = observations.get(item.numerator, {})
     for arm in item.arms:
         facts = observations.get(arm, {})
         if item.metric and facts and all(item.metric not in f.metrics for f in facts.values()):
@@ -101,7 +79,7 @@ def judge(item: Item, observations: Observations, alpha: float, start: int, sequ
         scale = "log" if all(v > 0 for v in values) else "linear"
         units = [math.log(v) for v in values] if scale == "log" else values
         return stats.sequential(units, rule_of(item, scale), alpha, start, scale=scale, sequential_looks=sequential)
-    bottom = settled(observations.get(item.denominator, {}))
+    bottom = observations.get(item.denominator, {})
     a = {r: v for r in top if (v := _value(top[r], item.metric)) is not None}
     b = {r: v for r in bottom if (v := _value(bottom[r], item.metric)) is not None}
     if any(v <= 0 for v in [*a.values(), *b.values()]):
@@ -111,11 +89,6 @@ def judge(item: Item, observations: Observations, alpha: float, start: int, sequ
     matched = sorted(set(a) & set(b))
     if len(matched) >= stats.FIRST_LOOK or min(len(a), len(b)) < stats.FIRST_LOOK:
         units = [math.log(a[r]) - math.log(b[r]) for r in matched]
-        dropped = len(set(observations.get(item.numerator, {})) - set(top))
-        if len(matched) < stats.FIRST_LOOK and dropped:
-            note = (f"{len(matched)} rounds at the longest warmup so far ({dropped} earlier ones warmed up less and "
-                    f"are left out); a verdict needs {stats.FIRST_LOOK}")
-            return stats.Decision("inconclusive", None, 0.0, len(matched), True, note=note)
         if len(matched) < 2 and a and b:
             note = f"{len(a)} and {len(b)} processes, {len(matched)} of them in the same rounds; a verdict needs 3"
             return stats.Decision("inconclusive", None, 0.0, len(matched), True, note=note)

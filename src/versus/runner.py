@@ -103,13 +103,15 @@ def _learn(scheduler: Scheduler, jobs: list[Job], index: int, batch: Batch, run:
         store.set_inner(job.arm_id, job.inner)
     values = [s.ns / s.inner for s in run.samples]
     warm = sum(1 for s in run.samples if s.warmup)
-    # Only with a budget: its sequential rounds make up for the rounds that a longer warmup leaves
-    # out of the analysis (judge.settled_rounds); a fixed-size run keeps the method it was given.
+    # Only with a budget: a fixed-size run keeps the method it was given (its unsteady processes are
+    # reported as such), as pyperf and JMH do; a budgeted run may spend time on warmup.
     if scheduler.budget.seconds is not None and steady.still_warming(values, warm):
         # Every arm of the group gets the same warmup: arms that are compared must have warmed up
         # alike, or a ratio would set a warmed arm against a cold one.
         base = scheduler.plan.methods[job.arm.experiment_name].warmup
-        more = min(max(1, base) * MAX_WARMUP_FACTOR, max(1, job.method.warmup * 2))
+        # Straight to 4× the method's, then 8×: rounds at different warmups are analysed together, so
+        # fewer, larger steps reach a settled program in fewer rounds than doublings from 1×.
+        more = min(max(1, base) * MAX_WARMUP_FACTOR, max(max(1, base) * 4, job.method.warmup * 2))
         for other in scheduler.group_members(index):
             if more > max(jobs[other].method.warmup, pending.get(other, 0)):
                 pending[other] = more

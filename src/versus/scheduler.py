@@ -163,7 +163,7 @@ class Scheduler:
                         or extra.get(index, 0) >= self.max_extra_rounds):
                     continue
                 have = decision.n
-                # too few rounds for a look yet (e.g. after the warmup was raised): the first look is the target
+                # too few rounds for a look yet (failed runs, a resumed session): the first look is the target
                 target = decision.rounds_needed or (stats.FIRST_LOOK if have < stats.FIRST_LOOK else None)
                 rounds = max(1, (target - have) if target else self._to_next_look(item, have))
                 seconds = rounds * self._round_cost(set(item.arms))

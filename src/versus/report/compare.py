@@ -17,7 +17,7 @@ from .terminal import render_tables
 
 
 def _logs(arm: ArmResult) -> list[float]:
-    return [math.log(p.value) for p in arm.settled if p.value and p.value > 0]
+    return [math.log(p.value) for p in arm.processes if p.status == "ok" and p.value and p.value > 0]
 
 
 def compare_table(store: Store, session_a: int, session_b: int) -> Table:

@@ -130,9 +130,7 @@ def _estimate(arm: ArmResult) -> str:
 def _runs(arm: ArmResult) -> str:
     text = f"{arm.ok_runs}" + (f" ({arm.failed_runs} failed)" if arm.failed_runs else "")
     unsteady = arm.steady_counts.get(steady.UNSTEADY, 0)
-    analysed = len(arm.settled)
-    shorter = f", {analysed} analysed (the longest warmup)" if analysed < arm.ok_runs else ""
-    return text + shorter + (f", {unsteady} unsteady" if unsteady else "")
+    return text + (f", {unsteady} unsteady" if unsteady else "")
 
 
 def case_tables(analysis: Analysis) -> list[Table]:
