@@ -126,8 +126,7 @@ def test_an_exception_in_a_driver_is_a_failed_run_and_the_session_goes_on(db):
 
 @pytest.mark.parametrize("budget", [30.0, None])
 def test_a_process_that_did_not_settle_gets_more_warmup_next_time_with_a_budget(db, budget):
-    """With a budget the later rounds warm up longer (and rounds make up for the ones left out);
-    a fixed-size run keeps the method it was given."""
+    """With a budget the later rounds warm up longer; a fixed-size run keeps the method it was given."""
     store = Store(db)
     jobs, scheduler = setup(store, processes=3, budget=budget)
 
