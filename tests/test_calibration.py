@@ -54,3 +54,14 @@ def test_an_independent_analysis_would_fail_this_model():
                                     sequential_looks=False)
         detected += decision.verdict == "slower"
     assert detected / 400 < 0.5
+
+
+def test_the_real_selftest_runs_a_trial_of_its_c_workload(tmp_path, capsys):
+    """`versus selftest` on this machine: its C workload builds, its checks pass (spin_planted's check
+    proves it ran exactly 3% more iterations), and one trial is counted with its rates."""
+    from versus.selftest import run_selftest
+
+    assert run_selftest(120.0, tmp_path / "selftest.db", trials=1) == 0
+    out = capsys.readouterr().out
+    assert "versus selftest: 1 trials" in out
+    assert "planted 3% slowdown detected" in out and "A/A called faster or slower" in out
