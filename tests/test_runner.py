@@ -15,6 +15,7 @@ from versus.plan import make_plan
 from versus.runner import Job, run_session
 from versus.scheduler import Budget, Scheduler
 from versus.session import arm_row
+from versus.stats import Decision, Interval
 from versus.store import Store
 
 
@@ -198,3 +199,87 @@ def test_an_item_with_fewer_rounds_than_its_first_look_is_not_taken_for_stuck(db
     scheduler.status.open_items = list(decisions)
     index, _, arms, step = scheduler._choose(decisions, {})
     assert index == waiting and step == 2 and arms == set(scheduler.plan.items[waiting].arms)
+
+
+def _swept_claims(tmp_path: Path, db: Path) -> Scheduler:
+    """The claims fixture swept over a parameter: each claim then has two pairs (size=1, size=2)."""
+    folder = tmp_path / "swept"
+    folder.mkdir()
+    (folder / "work.py").write_text((FIXTURES / "claims" / "work.py").read_text())
+    toml = (FIXTURES / "claims" / "experiment.toml").read_text()
+    toml = toml.replace("[programs]", '[params]\nsize = ["1", "2"]\n\n[programs]')
+    toml = toml.replace('runtimes = ["cpython@3.11"]', 'runtimes = ["cpython@3.11"]\nbaseline = { case = "fast" }')
+    (folder / "experiment.toml").write_text(toml)
+    plan = make_plan([load(folder)], None, None, False, {"processes": 3, "inner": 100})
+    scheduler = Scheduler(plan, {}, 11, Budget(1000.0))
+    for arm in range(len(plan.arms)):  # a round of size=2 costs 10× one of size=1
+        scheduler.record_wall(arm, int(1e9 if plan.arms[arm].param_map.get("size") == "1" else 1e10))
+    return scheduler
+
+
+def _pair(scheduler: Scheduler, claim: str, size: str) -> int:
+    return next(i for i, item in enumerate(scheduler.plan.items) if item.claim is not None and item.claim.id == claim
+                and scheduler.plan.arms[item.numerator].param_map.get("size") == size)
+
+
+def _open(ratio: float, n: int = 3, more: int = 5) -> Decision:
+    return Decision("inconclusive", Interval(ratio, ratio / 3, ratio * 3), 0.99, n, True, rounds_needed=n + more)
+
+
+def test_a_claim_pair_outside_its_bounds_alone_gets_the_rounds_that_settle_the_claim(tmp_path, db):
+    """A claim does not hold as soon as one pair does not: where one pair's estimate lies outside
+    the bounds, that pair alone decides the claim, although a cheaper pair would come first by time."""
+    scheduler = _swept_claims(tmp_path, db)
+    decisions = {i: Decision("same", None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    # four-times (3×–5×): size=1 looks inside (cheap), size=2 looks outside at 8× (10× dearer)
+    decisions[_pair(scheduler, "four-times", "1")] = _open(4.0)
+    decisions[_pair(scheduler, "four-times", "2")] = _open(8.0)
+    # ten-times (≥ 10×): decided already by its size=1 pair; its size=2 pair is open
+    decisions[_pair(scheduler, "ten-times", "1")] = Decision("does not hold", None, 0.99, 3, True)
+    decisions[_pair(scheduler, "ten-times", "2")] = _open(4.0)
+    scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
+    index, _, _, _ = scheduler._choose(decisions, {})
+    assert index == _pair(scheduler, "four-times", "2")
+
+
+def test_a_claim_whose_pairs_all_look_inside_costs_all_of_them(tmp_path, db):
+    """Every pair must hold: a claim is as dear as its open pairs together. four-times needs 5
+    rounds of a cheap pair (10 s) and 5 of a dear one (100 s); ten-times one pair, 20 cheap rounds
+    (40 s): ten-times is the cheaper claim to decide, though four-times has the cheapest pair."""
+    scheduler = _swept_claims(tmp_path, db)
+    decisions = {i: Decision("same", None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    decisions[_pair(scheduler, "four-times", "1")] = _open(4.0)
+    decisions[_pair(scheduler, "four-times", "2")] = _open(4.0)
+    decisions[_pair(scheduler, "ten-times", "1")] = _open(12.0, more=20)
+    decisions[_pair(scheduler, "ten-times", "2")] = Decision("holds", None, 0.99, 3, True)
+    scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
+    index, _, _, _ = scheduler._choose(decisions, {})
+    assert index == _pair(scheduler, "ten-times", "1")
+    # a settled claim's open pair is still run, after the open claims, as a comparison would be
+    decisions[_pair(scheduler, "ten-times", "1")] = Decision("does not hold", None, 0.99, 8, True)
+    decisions[_pair(scheduler, "ten-times", "2")] = _open(12.0, more=1)
+    scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
+    index, _, _, _ = scheduler._choose(decisions, {})
+    assert index == _pair(scheduler, "four-times", "1")
+    decisions[_pair(scheduler, "four-times", "1")] = Decision("holds", None, 0.99, 8, True)
+    decisions[_pair(scheduler, "four-times", "2")] = Decision("holds", None, 0.99, 8, True)
+    scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
+    index, _, _, _ = scheduler._choose(decisions, {})
+    assert index == _pair(scheduler, "ten-times", "2")
+
+
+def _comparison(scheduler: Scheduler, size: str) -> int:
+    return next(i for i, item in enumerate(scheduler.plan.items) if item.claim is None
+                and scheduler.plan.arms[item.numerator].param_map.get("size") == size)
+
+
+def test_a_comparison_two_times_from_one_ranks_with_the_claims_and_a_small_one_after_them(tmp_path, db):
+    """Every comparison ≥ 2× from 1 must be decided; the small ones may wait for the claims."""
+    scheduler = _swept_claims(tmp_path, db)
+    decisions = {i: Decision("holds", None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    decisions[_pair(scheduler, "four-times", "2")] = _open(4.0)  # the only open claim: 5 rounds × 20 s
+    decisions[_comparison(scheduler, "1")] = _open(1.2, more=5)  # small, 5 rounds × 2 s
+    scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
+    assert scheduler._choose(decisions, {})[0] == _pair(scheduler, "four-times", "2")
+    decisions[_comparison(scheduler, "1")] = _open(0.3, more=5)  # large: as cheap, and now first
+    assert scheduler._choose(decisions, {})[0] == _comparison(scheduler, "1")

@@ -257,9 +257,7 @@ def _claims(experiments: dict[str, Experiment], instances: list[Judged], arms: l
                     f" and {claim.denominator.runtime} on {claim.denominator.case}" if claim.denominator else "")
                 results.append(ClaimResult(name, claim, [], "not measured", f"no measured {what} for {wanted}"))
                 continue
-            verdict = ("does not hold" if "does not hold" in verdicts else
-                       "holds" if verdicts == {"holds"} else "inconclusive")
-            results.append(ClaimResult(name, claim, mine, verdict))
+            results.append(ClaimResult(name, claim, mine, judge.claim_verdict(verdicts)))
     return results
 
 

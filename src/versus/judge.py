@@ -99,6 +99,23 @@ def judge(item: Item, observations: Observations, alpha: float, start: int, sequ
     return stats.sequential([], rule, alpha, start, unpaired=(left, right), sequential_looks=sequential)
 
 
+def claim_verdict(verdicts: set[str]) -> str:
+    """A claim stated over several pairs of arms (each JRuby version against itself…) holds when every
+    pair holds, and does not hold as soon as one pair does not."""
+    if "does not hold" in verdicts:
+        return "does not hold"
+    return "holds" if verdicts == {"holds"} else "inconclusive"
+
+
+def heads_outside(item: Item, decision: stats.Decision) -> bool:
+    """Whether an undecided claim pair's estimate lies outside its claim's bounds: one such pair,
+    once decided, settles its claim as not holding, so it alone is worth the rounds."""
+    if item.claim is None or decision.interval is None:
+        return False
+    value, low, high = decision.interval.value, item.claim.min, item.claim.max
+    return (low is not None and value < low) or (high is not None and value > high)
+
+
 def _what(item: Item) -> str:
     return f"metric {item.metric}" if item.metric else "a time"
 

@@ -6,8 +6,8 @@ within a time budget for the arms that an undecided comparison or claim still ne
   fresh random order, so the two arms of a ratio ran minutes apart at most, never a session apart.
 - First every arm gets its experiment's `processes` rounds (groups taking turns each round).
 - With a budget, rounds then continue for the open items, each round the two arms of one, cheapest
-  decision first (claims before comparisons, items stuck on their threshold last), and stop when
-  everything is decided or the budget is spent.
+  decision first (claims and comparisons ≥ 2× from 1 before the other comparisons, items stuck on
+  their threshold last), and stop when everything is decided or the budget is spent.
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from .items import Item
 from .plan import Plan
 
 MAX_EXTRA_ROUNDS = 200  # sequential rounds per item at most, whatever the budget
+LARGE = 2.0  # a comparison estimated this far from 1 (either way) ranks with the claims
 
 
 @dataclass
@@ -148,42 +149,89 @@ class Scheduler:
 
     def _choose(self, decisions: dict[int, stats.Decision],
                 extra: dict[int, int]) -> tuple[int, int, set[int], int] | None:
-        """The open item cheapest to decide (claims first; items whose estimate sits on their threshold
-        last), its two arms, and how many rounds to run before looking again (up to the next look).
+        """The open item cheapest to decide (claims and comparisons ≥ 2× from 1 first; items whose
+        estimate sits on their threshold last), its two arms, and how many rounds to run before
+        looking again (up to the next look).
 
         A sequential round runs only the chosen item's arms, not its whole group: a group may hold
         dozens of arms (every case a claim links), and the pair is all the item's ratio needs. Its
-        round index is the group's next, so the pair still ran side by side."""
-        best: tuple[tuple[int, float], int, int, set[int], int] | None = None
+        round index is the group's next, so the pair still ran side by side.
+
+        A claim over several pairs is weighed as a whole (`_claim_ranks`): a pair of a claim that is
+        already settled, or that another pair will settle more cheaply, waits with the comparisons."""
         left = self.budget.left()
-        for group, indices in self._items_of_group.items():
-            for index in indices:
-                item, decision = self.plan.items[index], decisions[index]
-                if (index not in self.status.open_items or set(item.arms) & self.broken
-                        or extra.get(index, 0) >= self.max_extra_rounds):
-                    continue
-                have = decision.n
-                # too few rounds for a look yet (failed runs, a resumed session): the first look is the target
-                target = decision.rounds_needed or (stats.FIRST_LOOK if have < stats.FIRST_LOOK else None)
-                rounds = max(1, (target - have) if target else self._to_next_look(item, have))
-                seconds = rounds * self._round_cost(set(item.arms))
-                stuck = target is None
-                if seconds > left and not stuck:
-                    continue
-                key = (2 if stuck else 0 if item.claim is not None else 1, seconds)
-                step = max(1, min(rounds, self._to_next_look(item, have)))
-                if best is None or key < best[0]:
-                    best = (key, index, group, set(item.arms), step)
+        costs: dict[int, tuple[float, int, bool]] = {}  # item → (seconds to decide, step, stuck)
+        for index in self.status.open_items:
+            item, decision = self.plan.items[index], decisions[index]
+            if set(item.arms) & self.broken or extra.get(index, 0) >= self.max_extra_rounds:
+                continue
+            have = decision.n
+            # too few rounds for a look yet (failed runs, a resumed session): the first look is the target
+            target = decision.rounds_needed or (stats.FIRST_LOOK if have < stats.FIRST_LOOK else None)
+            rounds = max(1, (target - have) if target else self._to_next_look(item, have))
+            seconds = rounds * self._round_cost(set(item.arms))
+            stuck = target is None
+            if seconds > left and not stuck:
+                continue
+            costs[index] = (seconds, max(1, min(rounds, self._to_next_look(item, have))), stuck)
+        ranks = self._claim_ranks(decisions, costs, left)
+        best: tuple[tuple[int, float, float], int] | None = None
+        for index, (seconds, _, stuck) in costs.items():
+            item = self.plan.items[index]
+            rank, weight = (2, seconds) if stuck else ranks.get(index, (0 if _large(item, decisions[index]) else 1, seconds))
+            key = (rank, weight, seconds)
+            if best is None or key < best[0]:
+                best = (key, index)
         if best is None:
             self.status.reason = "no open comparison or claim can be decided within the budget left"
             return None
-        if best[0][0] == 2 and left < self._round_cost(best[3]):
+        index = best[1]
+        arms = set(self.plan.items[index].arms)
+        if best[0][0] == 2 and left < self._round_cost(arms):
             self.status.reason = "the budget is spent"
             return None
-        return best[1], best[2], best[3], best[4]
+        return index, self._group_of[self.plan.items[index].numerator], arms, costs[index][1]
+
+    def _claim_ranks(self, decisions: dict[int, stats.Decision], costs: dict[int, tuple[float, int, bool]],
+                     left: float) -> dict[int, tuple[int, float]]:
+        """(rank, weight) of the open pairs of open claims: rank 0 for the pairs that decide a claim,
+        weighted by what deciding the whole claim costs; any other pair stays rank 1 (a comparison's).
+
+        A claim does not hold as soon as one pair does not (judge.claim_verdict), so where some pair's
+        estimate lies outside the bounds, the cheapest such pair alone is run; otherwise every pair must
+        hold, and the claim costs the sum of its open pairs (none of them stuck on a bound)."""
+        claims: dict[tuple[str, int], list[int]] = {}
+        for index, item in enumerate(self.plan.items):
+            if item.claim is not None:
+                claims.setdefault((item.experiment, id(item.claim)), []).append(index)
+        ranks: dict[int, tuple[int, float]] = {}
+        for members in claims.values():
+            if judge.claim_verdict({decisions[i].verdict for i in members}) != "inconclusive":
+                continue
+            open_ = [i for i in members if not decisions[i].decided]
+            outside = [i for i in open_ if i in costs and not costs[i][2]
+                       and judge.heads_outside(self.plan.items[i], decisions[i])]
+            if outside:
+                cheapest = min(outside, key=lambda i: costs[i][0])
+                ranks[cheapest] = (0, costs[cheapest][0])
+                continue
+            if not all(i in costs and not costs[i][2] for i in open_):
+                continue  # a pair that cannot run in the budget, or sits on its bound: no cheap verdict
+            total = sum(costs[i][0] for i in open_)
+            if total <= left:
+                ranks.update({i: (0, total) for i in open_})
+        return ranks
 
     def _to_next_look(self, item: Item, have: int) -> int:
         for n in stats.looks(self.start_of(item.numerator)):
             if n > have:
                 return n - have
         return 1
+
+
+def _large(item: Item, decision: stats.Decision) -> bool:
+    """A comparison whose estimate is ≥ 2× from 1: a difference no report should leave open, and the
+    cheapest kind to settle, so it goes before the small differences that need many rounds."""
+    shown = decision.interval
+    return item.claim is None and shown is not None and shown.value > 0 and (
+        shown.value >= LARGE or shown.value <= 1 / LARGE)
