@@ -69,9 +69,10 @@ class Scheduler:
         self.wall: dict[int, list[int]] = {}
         self.status = Status()
         self._group_of = {arm: g for g, members in enumerate(plan.groups) for arm in members}
-        self._items_of_group: dict[int, list[int]] = {}
+        self._pairs_of_claim: dict[tuple[str, int], list[int]] = {}  # a claim's items: one per pair of arms
         for index, item in enumerate(plan.items):
-            self._items_of_group.setdefault(self._group_of[item.numerator], []).append(index)
+            if item.claim is not None:
+                self._pairs_of_claim.setdefault((item.experiment, id(item.claim)), []).append(index)
 
     def group_members(self, arm: int) -> list[int]:
         return self.plan.groups[self._group_of[arm]]
@@ -200,12 +201,8 @@ class Scheduler:
         A claim does not hold as soon as one pair does not (judge.claim_verdict), so where some pair's
         estimate lies outside the bounds, the cheapest such pair alone is run; otherwise every pair must
         hold, and the claim costs the sum of its open pairs (none of them stuck on a bound)."""
-        claims: dict[tuple[str, int], list[int]] = {}
-        for index, item in enumerate(self.plan.items):
-            if item.claim is not None:
-                claims.setdefault((item.experiment, id(item.claim)), []).append(index)
         ranks: dict[int, tuple[int, float]] = {}
-        for members in claims.values():
+        for members in self._pairs_of_claim.values():
             if judge.claim_verdict({decisions[i].verdict for i in members}) != "inconclusive":
                 continue
             open_ = [i for i in members if not decisions[i].decided]
