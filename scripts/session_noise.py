@@ -4,9 +4,11 @@ Per arm: its successful processes, the spread between them (SD of the log proces
 spread within one (median SD of the log measured samples). Per case of an experiment against a
 baseline case on the same runtime and variant: the spread of the per-round log ratio (SD, and
 MAD × 1.4826, which heavy tails leave alone). And where the time went: process time in the rounds of
-the experiments' own `processes` against the sequential rounds after them.
+the experiments' own `processes` against the sequential rounds after them. With `--samples TEXT`,
+every process of the arms whose key contains TEXT: its round, its samples in time per iteration
+(warmup samples marked w) and its value, which shows a process that measured a program still warming up.
 
-Usage: .venv/bin/python scripts/session_noise.py DB [SESSION] [--baseline CASE]
+Usage: .venv/bin/python scripts/session_noise.py DB [SESSION] [--baseline CASE] [--samples TEXT]
 """
 from __future__ import annotations
 
@@ -34,13 +36,28 @@ def _mad_sd(values: list[float]) -> float:
     return 1.4826 * statistics.median(abs(v - center) for v in values)
 
 
+def _print_samples(arms: list[ArmResult]) -> None:
+    for arm in arms:
+        print(arm.key)
+        for p in sorted(arm.processes, key=lambda p: p.round):
+            shown = " ".join(("w" if warm else "") + f"{v:.4g}" for v, warm in p.samples)
+            value = f"{p.value:.4g}" if p.status == "ok" and p.value else p.status
+            print(f"  round {p.round}: {shown} → {value}")
+    if not arms:
+        print("no arm's key contains that text; the arms are listed without --samples")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("db", type=Path)
     parser.add_argument("session", type=int, nargs="?")
     parser.add_argument("--baseline", help="a case to set every other case of its runtime against")
+    parser.add_argument("--samples", metavar="TEXT", help="print the samples of every process of these arms")
     args = parser.parse_args()
     analysis = analyze(Store(args.db), args.session)
+    if args.samples:
+        _print_samples([arm for arm in analysis.arms if args.samples in arm.key])
+        return
     print("arm | processes | spread between processes | spread within a process")
     for arm in analysis.arms:
         logs = list(_logs(arm).values())

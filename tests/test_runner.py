@@ -47,9 +47,12 @@ class FakeExecutor:
 
 
 def setup(store: Store, processes: int, inner: int = 100, budget: float | None = None,
-          times: dict[str, float] | None = None) -> tuple[list[Job], Scheduler]:
+          times: dict[str, float] | None = None, warmup: int | None = None) -> tuple[list[Job], Scheduler]:
     experiment = load(FIXTURES / "claims")
-    plan = make_plan([experiment], None, None, False, {"processes": processes, "inner": inner})
+    overrides: dict[str, int] = {"processes": processes, "inner": inner}
+    if warmup is not None:
+        overrides["warmup"] = warmup
+    plan = make_plan([experiment], None, None, False, overrides)
     session = store.new_session(5, [], {}, {})
     method = plan.methods["claims"]
     jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method.model_dump())), method, 0)
@@ -125,23 +128,37 @@ def test_an_exception_in_a_driver_is_a_failed_run_and_the_session_goes_on(db):
     assert all("Traceback" in r.log_tail for r in failed)
 
 
+class Jumpy(FakeExecutor):
+    """The case `slow` never settles: its measured samples halve half way, as under a JIT still at work."""
+
+    def execute(self, argv, env, timeout, cwd=None):  # noqa: ANN001, ANN201
+        done = super().execute(argv, env, timeout, cwd)
+        if env["VERSUS_CASE"] != "slow":
+            return done
+        lines = done.stdout.split("\n")
+        samples = [i for i, line in enumerate(lines) if '"type":"sample"' in line and '"warmup":false' in line]
+        for i in samples[len(samples) // 2:]:
+            lines[i] = re.sub(r'"ns":(\d+)', lambda m: f'"ns":{int(m.group(1)) // 2}', lines[i])
+        return Completed(0, "\n".join(lines), "", done.wall_ns)
+
+
+@pytest.mark.parametrize(("warmup", "most"), [(1, 8), (2, 16), (16, 32), (40, 40)])
+def test_raised_warmup_stops_at_eight_times_the_methods_and_at_32_samples(db, warmup, most):
+    """A method that already warms up long gets one doubling, not 8×: 16 samples of 100 ms would become
+    128, 13 s more per process, for a program that may never settle."""
+    store = Store(db)
+    jobs, scheduler = setup(store, processes=6, budget=600.0, warmup=warmup)
+    fake = Jumpy()
+    run_session(store, jobs, scheduler, fake)
+    warmups = [int(env["VERSUS_WARMUP"]) for env in fake.calls if env["VERSUS_CASE"] == "slow"]
+    assert warmups[0] == warmup and max(warmups) == most
+
+
 @pytest.mark.parametrize("budget", [30.0, None])
 def test_a_process_that_did_not_settle_gets_more_warmup_next_time_with_a_budget(db, budget):
     """With a budget the later rounds warm up longer; a fixed-size run keeps the method it was given."""
     store = Store(db)
     jobs, scheduler = setup(store, processes=3, budget=budget)
-
-    class Jumpy(FakeExecutor):
-        def execute(self, argv, env, timeout, cwd=None):  # noqa: ANN001, ANN201
-            done = super().execute(argv, env, timeout, cwd)
-            if env["VERSUS_CASE"] != "slow":
-                return done
-            # measured samples that halve half way: a JIT that had not settled
-            lines = done.stdout.split("\n")
-            samples = [i for i, line in enumerate(lines) if '"type":"sample"' in line and '"warmup":false' in line]
-            for i in samples[len(samples) // 2:]:
-                lines[i] = re.sub(r'"ns":(\d+)', lambda m: f'"ns":{int(m.group(1)) // 2}', lines[i])
-            return Completed(0, "\n".join(lines), "", done.wall_ns)
 
     fake = Jumpy()
     run_session(store, jobs, scheduler, fake)

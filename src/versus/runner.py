@@ -23,7 +23,8 @@ from .plan import Arm
 from .scheduler import Batch, Scheduler
 from .store import Store
 
-MAX_WARMUP_FACTOR = 8  # extra warmup for arms whose processes did not settle: at most 8× the method's
+MAX_WARMUP_FACTOR = 8  # extra warmup for arms whose processes did not settle: at most 8× the method's,
+MAX_RAISED_WARMUP = 32  # and at most 32 samples (a method that already warms up 16 gets one doubling)
 
 
 @dataclass
@@ -112,6 +113,7 @@ def _learn(scheduler: Scheduler, jobs: list[Job], index: int, batch: Batch, run:
         # Straight to 4× the method's, then 8×: rounds at different warmups are analysed together, so
         # fewer, larger steps reach a settled program in fewer rounds than doublings from 1×.
         more = min(max(1, base) * MAX_WARMUP_FACTOR, max(max(1, base) * 4, job.method.warmup * 2))
+        more = min(more, max(MAX_RAISED_WARMUP, base))
         for other in scheduler.group_members(index):
             if more > max(jobs[other].method.warmup, pending.get(other, 0)):
                 pending[other] = more
