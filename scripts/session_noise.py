@@ -7,8 +7,11 @@ MAD × 1.4826, which heavy tails leave alone). And where the time went: process 
 the experiments' own `processes` against the sequential rounds after them. With `--samples TEXT`,
 every process of the arms whose key contains TEXT: its round, its samples in time per iteration
 (warmup samples marked w) and its value, which shows a process that measured a program still warming up.
+With `--claims`, per claim pair: the SD of its per-round log ratio (of the claim's metric, else time
+per iteration) over the experiment's own first `processes` rounds, what its first look decides from,
+and the median of those per experiment.
 
-Usage: .venv/bin/python scripts/session_noise.py DB [SESSION] [--baseline CASE] [--samples TEXT]
+Usage: .venv/bin/python scripts/session_noise.py DB [SESSION] [--baseline CASE] [--samples TEXT] [--claims]
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import math
 import statistics
 from pathlib import Path
 
-from versus.analyze import ArmResult, analyze
+from versus.analyze import Analysis, ArmResult, analyze
 from versus.store import Store
 
 
@@ -47,14 +50,48 @@ def _print_samples(arms: list[ArmResult]) -> None:
         print("no arm's key contains that text; the arms are listed without --samples")
 
 
+def _units(arm: ArmResult, metric: str, first: int) -> dict[int, float]:
+    units = {}
+    for p in arm.processes:
+        value = p.metrics.get(metric) if metric else p.value
+        if p.status == "ok" and p.round < first and value and value > 0:
+            units[p.round] = math.log(value)
+    return units
+
+
+def _print_claims(analysis: Analysis) -> None:
+    print("experiment | claim | pair | rounds | SD of the per-round log ratio over the first rounds")
+    by_experiment: dict[str, list[float]] = {}
+    for claim in analysis.claims:
+        for judged in claim.instances:
+            if judged.denominator is None:
+                continue
+            first = int(judged.numerator.method.get("processes", 0))
+            top = _units(judged.numerator, judged.item.metric, first)
+            bottom = _units(judged.denominator, judged.item.metric, first)
+            ratios = [top[r] - bottom[r] for r in sorted(set(top) & set(bottom))]
+            if len(ratios) < 2:
+                continue
+            sd = statistics.stdev(ratios)
+            by_experiment.setdefault(claim.experiment, []).append(sd)
+            print(f"{claim.experiment} | {claim.claim.id} | {judged.numerator.key} ÷ {judged.denominator.key} | "
+                  f"{len(ratios)} | {sd:.3f}")
+    for experiment, sds in by_experiment.items():
+        print(f"{experiment}: median SD {statistics.median(sds):.3f} over {len(sds)} claim pairs")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("db", type=Path)
     parser.add_argument("session", type=int, nargs="?")
     parser.add_argument("--baseline", help="a case to set every other case of its runtime against")
     parser.add_argument("--samples", metavar="TEXT", help="print the samples of every process of these arms")
+    parser.add_argument("--claims", action="store_true", help="the per-round spread of each claim pair's ratio")
     args = parser.parse_args()
     analysis = analyze(Store(args.db), args.session)
+    if args.claims:
+        _print_claims(analysis)
+        return
     if args.samples:
         _print_samples([arm for arm in analysis.arms if args.samples in arm.key])
         return
