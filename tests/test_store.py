@@ -42,6 +42,21 @@ def test_a_process_run_is_stored_whole_or_not_at_all(db):
     assert [len(r.samples) for r in store.runs(session)] == [1]
 
 
+def test_a_process_run_is_stored_with_the_time_it_started_not_the_time_it_ended(db):
+    """The selftest times decisions from `started + wall`, a resumed budget from the last run's end:
+    both were a process's wall time late when `started` held the moment the run was stored."""
+    store = Store(db)
+    session = store.new_session(1, [], {}, {})
+    arm = store.add_arm(session, 0, {"experiment": "e", "experiment_path": "", "case": "c", "runtime": "r",
+                                     "runtime_info": {}, "params": {}, "method": {}})
+    before = time.time()
+    store.save_run(arm, 0, ProcessRun("ok", samples=[SampleRecord(1, 1, False)], wall_ns=5_000_000_000))
+    after = time.time()
+    (run,) = store.runs(session)
+    assert before - 5 <= run.started <= after - 5
+    assert before <= run.started + run.wall_ns / 1e9 <= after
+
+
 # Twelve process runs long enough (a few tenths of a second each) that a signal sent after the first ones
 # always lands mid-run: with the fixture's default loop they all finished inside the polling interval
 # on a fast CI machine, and the test saw a completed session instead of an interrupted one.
@@ -101,3 +116,14 @@ def test_ctrl_c_stops_cleanly_keeps_finished_runs_and_resume_finishes(db):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert len(Store(db).runs(session["id"])) == 12
+
+
+def test_a_resumed_budget_counts_the_time_to_the_end_of_the_last_process_run(db):
+    from versus.session import _spent
+    store = Store(db)
+    session = store.new_session(1, [], {}, {})
+    arm = store.add_arm(session, 0, {"experiment": "e", "experiment_path": "", "case": "c", "runtime": "r",
+                                     "runtime_info": {}, "params": {}, "method": {}})
+    store.save_run(arm, 0, ProcessRun("ok", samples=[SampleRecord(1, 1, False)], wall_ns=3_000_000_000))
+    created = store.session(session)["created"]
+    assert _spent(store, session, created) == pytest.approx(time.time() - created, abs=1.0)

@@ -199,7 +199,7 @@ def _observed(store: Store, session_id: int, stored: list[dict[str, Any]]) -> tu
 
 def _spent(store: Store, session_id: int, created: float) -> float:
     runs = store.runs(session_id)
-    return max((r.started for r in runs), default=created) - created
+    return max((r.started + r.wall_ns / 1e9 for r in runs), default=created) - created
 
 
 def _run(store: Store, session_id: int, plan: Plan, jobs: list[Job], seed: int, executor: Executor,

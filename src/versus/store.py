@@ -312,7 +312,9 @@ class Store:
             cursor = self.db.execute(
                 "INSERT INTO process_runs (arm_id, round, started, status, reason, exit_code, wall_ns, hello, log_tail)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (arm_id, round_, time.time(), run.status, run.reason, run.exit_code, min(run.wall_ns, (1 << 63) - 1),
+                # when the process started: it ended now, its wall time ago
+                (arm_id, round_, time.time() - min(run.wall_ns, 10**15) / 1e9, run.status, run.reason, run.exit_code,
+                 min(run.wall_ns, (1 << 63) - 1),
                  _json(run.hello), run.log_tail))
             run_id = cursor.lastrowid
             self.db.executemany("INSERT INTO samples VALUES (?, ?, ?, ?, ?)",
