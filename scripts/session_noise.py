@@ -4,8 +4,9 @@ Per arm: its successful processes, the spread between them (SD of the log proces
 spread within one (median SD of the log measured samples). Per case of an experiment against a
 baseline case on the same runtime and variant: the spread of the per-round log ratio (SD, and
 MAD × 1.4826, which heavy tails leave alone). And where the time went: process time in the rounds of
-the experiments' own `processes` against the sequential rounds after them. With `--samples TEXT`,
-every process of the arms whose key contains TEXT: its round, its samples in time per iteration
+the experiments' own `processes` against the sequential rounds after them, in all and per
+experiment. With `--samples TEXT`,
+every process of the arms whose key contains TEXT: its round, its wall time, its samples in time per iteration
 (warmup samples marked w) and its value, which shows a process that measured a program still warming up.
 With `--claims`, per claim pair: the SD of its per-round log ratio (of the claim's metric, else time
 per iteration) over the experiment's own first `processes` rounds, what its first look decides from,
@@ -18,14 +19,22 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+import sys
 from pathlib import Path
 
 from versus.analyze import Analysis, ArmResult, analyze
+from versus.errors import VersusError
 from versus.store import Store
 
 
-def _logs(arm: ArmResult) -> dict[int, float]:
-    return {p.round: math.log(p.value) for p in arm.processes if p.status == "ok" and p.value and p.value > 0}
+def _logs(arm: ArmResult, metric: str = "", before: float = math.inf) -> dict[int, float]:
+    """Round → log of each successful process's value (or its metric), for the rounds before `before`."""
+    units = {}
+    for p in arm.processes:
+        value = p.metrics.get(metric) if metric else p.value
+        if p.status == "ok" and p.round < before and value and value > 0:
+            units[p.round] = math.log(value)
+    return units
 
 
 def _within(arm: ArmResult) -> float:
@@ -45,18 +54,9 @@ def _print_samples(arms: list[ArmResult]) -> None:
         for p in sorted(arm.processes, key=lambda p: p.round):
             shown = " ".join(("w" if warm else "") + f"{v:.4g}" for v, warm in p.samples)
             value = f"{p.value:.4g}" if p.status == "ok" and p.value else p.status
-            print(f"  round {p.round}: {shown} → {value}")
+            print(f"  round {p.round} ({p.wall_ns / 1e9:.2f} s): {shown} → {value}")
     if not arms:
         print("no arm's key contains that text; the arms are listed without --samples")
-
-
-def _units(arm: ArmResult, metric: str, first: int) -> dict[int, float]:
-    units = {}
-    for p in arm.processes:
-        value = p.metrics.get(metric) if metric else p.value
-        if p.status == "ok" and p.round < first and value and value > 0:
-            units[p.round] = math.log(value)
-    return units
 
 
 def _print_claims(analysis: Analysis) -> None:
@@ -67,8 +67,8 @@ def _print_claims(analysis: Analysis) -> None:
             if judged.denominator is None:
                 continue
             first = int(judged.numerator.method.get("processes", 0))
-            top = _units(judged.numerator, judged.item.metric, first)
-            bottom = _units(judged.denominator, judged.item.metric, first)
+            top = _logs(judged.numerator, judged.item.metric, first)
+            bottom = _logs(judged.denominator, judged.item.metric, first)
             ratios = [top[r] - bottom[r] for r in sorted(set(top) & set(bottom))]
             if len(ratios) < 2:
                 continue
@@ -88,7 +88,12 @@ def main() -> None:
     parser.add_argument("--samples", metavar="TEXT", help="print the samples of every process of these arms")
     parser.add_argument("--claims", action="store_true", help="the per-round spread of each claim pair's ratio")
     args = parser.parse_args()
-    analysis = analyze(Store(args.db), args.session)
+    if not args.db.is_file():
+        sys.exit(f"session_noise: no database at {args.db} (a `versus run` writes versus-results/versus.db)")
+    try:
+        analysis = analyze(Store(args.db), args.session)
+    except VersusError as error:
+        sys.exit(f"session_noise: {error.message}" + (f"\n  hint: {error.hint}" if error.hint else ""))
     if args.claims:
         _print_claims(analysis)
         return
@@ -112,15 +117,17 @@ def main() -> None:
             if len(ratios) > 1:
                 print(f"{arm.key} ÷ {args.baseline} | {len(ratios)} | {statistics.stdev(ratios):.2%} | "
                       f"{_mad_sd(ratios):.2%} | {statistics.fmean(ratios):+.2%}")
-    first = later = 0.0
+    first: dict[str, float] = {}
+    later: dict[str, float] = {}
     for arm in analysis.arms:
         for process in arm.processes:
-            if process.round < int(arm.method.get("processes", 0)):
-                first += process.wall_ns / 6e10
-            else:
-                later += process.wall_ns / 6e10
-    print(f"\nprocess time: {first:.1f} min in the experiments' own processes, {later:.1f} min in sequential rounds")
-
+            own = process.round < int(arm.method.get("processes", 0))
+            spent = first if own else later
+            spent[arm.id.experiment] = spent.get(arm.id.experiment, 0.0) + process.wall_ns / 1e9
+    print(f"\nprocess time: {sum(first.values()) / 60:.1f} min in the experiments' own processes, "
+          f"{sum(later.values()) / 60:.1f} min in sequential rounds")
+    for experiment in sorted(set(first) | set(later)):
+        print(f"  {experiment}: {first.get(experiment, 0.0):.0f} s own, {later.get(experiment, 0.0):.0f} s sequential")
 
 if __name__ == "__main__":
     main()

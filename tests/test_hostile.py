@@ -107,6 +107,11 @@ TOML_CASES = [
           "source = \"x\"\nnumerator = { case = \"job\", runtime = \"cpython\" }\n"
           "denominator = { case = \"job\", runtime = \"pypy\" }\nmin = 1"), "two [[claims]] have the id 'c'", "own id"),
     (("[method]", "[method\n"), "Expected ']'", "TOML syntax"),
+    # [quick] is validated merged over [method]: its errors were placed "in the top level" with its keys unknown
+    (('check = "parts"', 'check = "parts"\n[quick]\nwramup = 2'), "unknown key 'wramup' in [quick]; did you mean 'warmup'?",
+     "remove"),
+    (('check = "parts"', 'check = "parts"\n[quick]\nwarmup = "x"'), "[quick].warmup: input should be a valid integer",
+     "type"),
 ]
 
 

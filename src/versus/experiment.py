@@ -265,7 +265,7 @@ def _quick(parsed: ExperimentFile, where: str) -> tuple[Method, dict[str, str | 
     try:
         quick = Quick.model_validate(merged)
     except ValidationError as error:
-        raise ExperimentError(f"{where}: [quick]: {_explain(error, merged)}", _hint(error)) from None
+        raise ExperimentError(f"{where}: {_explain(error, {'quick': merged}, ('quick',))}", _hint(error)) from None
     method = Method.model_validate({k: v for k, v in quick.model_dump().items() if k in Method.model_fields})
     for name in quick.params:
         if name not in parsed.params:
@@ -401,10 +401,12 @@ _KNOWN: dict[str, list[str]] = {
 }
 
 
-def _explain(error: ValidationError, raw: dict[str, Any]) -> str:
+def _explain(error: ValidationError, raw: dict[str, Any], within: tuple[str, ...] = ()) -> str:
+    """The errors in words; `within` is where in the file the validated part sits (`[quick]` is
+    validated after merging it over `[method]`)."""
     messages = []
     for detail in error.errors()[:3]:
-        location = tuple(detail["loc"])
+        location = within + tuple(detail["loc"])
         if detail["type"] == "extra_forbidden":
             key = str(location[-1])
             parent = next((str(k) for k in reversed(location[:-1]) if isinstance(k, str)), "")
