@@ -34,6 +34,15 @@ def test_a_planted_three_percent_slowdown_is_detected(start):
     assert float(np.median(counts.rounds)) <= 60
 
 
+@pytest.mark.parametrize("start", [3, 10])
+def test_a_claim_whose_truth_is_its_bound_is_rejected_at_most_alpha_of_the_time(start):
+    """A claim "≥ 1.03" (one bound: a one-sided test at each look) on arms whose true ratio is exactly
+    1.03, in a family of 2 claims: "does not hold" in at most α/2 = 2.5% of the trials."""
+    rule = stats.BoundRule(math.log(1.03), None)
+    counts = simulate.calibrate(1.03, start, TRIALS, ROUNDS, seed=200 + start, rule=rule)
+    assert counts.count("does not hold") / TRIALS <= stats.ALPHA / 2  # 1.7% here; spending 2α gives 3.7%
+
+
 def test_spells_that_hit_one_arm_of_a_round_do_not_break_it():
     """The variant of the model where a slow spell catches each arm of a round with probability 0.7."""
     noise = simulate.Noise(spell_hit=0.7)

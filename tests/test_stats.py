@@ -125,6 +125,21 @@ def test_a_decision_does_not_change_with_rounds_that_came_after_it(noise, more):
     assert (extended.verdict, extended.interval, extended.n) == (decided.verdict, decided.interval, decided.n)
 
 
+@pytest.mark.parametrize("bounds, wrong", [((1.0, None), 0.05), ((None, 1.0), 0.05), ((1.0, 2.0), 0.025)])
+def test_a_claim_on_its_bound_errs_at_alpha_one_sided_and_half_of_it_within_a_range(bounds, wrong):
+    """A true ratio exactly on the bound, one look at α = 5%: "does not hold" (the wrong verdict) about
+    5% of the time for a claim with one bound (one tail can mislead: a one-sided test, a 90% interval),
+    about 2.5% for a range (a 95% interval, as either tail can mislead a truth inside it). A two-sided
+    test of a one-bound claim (2.5%) fails here, and so would one that spent more than α."""
+    rng = np.random.default_rng(17)
+    rule, trials = _bounds(*bounds), 20_000
+    units = rng.normal(0, 0.03, (trials, 5))
+    verdicts = [stats.sequential(list(row), rule, 0.05, sequential_looks=False).verdict for row in units]
+    rate = verdicts.count("does not hold") / trials
+    assert wrong * 0.85 <= rate <= wrong * 1.15
+    assert stats.sequential(list(units[0]), rule, 0.05, sequential_looks=False).level == pytest.approx(1 - 2 * wrong)
+
+
 def test_equivalence_is_found_for_equal_arms_and_never_for_five_percent():
     rng = np.random.default_rng(11)
     same = [_decide(rng.normal(0, 0.01, 200), stats.ComparisonRule()).verdict for _ in range(200)]

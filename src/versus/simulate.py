@@ -79,9 +79,10 @@ class Counts:
 
 
 def calibrate(effect: float, start: int, trials: int, max_rounds: int, seed: int, noise: Noise | None = None,
-              items: int = 2) -> Counts:
+              items: int = 2, rule: stats.Rule | None = None) -> Counts:
     """`trials` sequential comparisons of B (true ratio `effect`) against A, each starting with
-    `start` rounds and stopping when decided or at `max_rounds`, in a family of `items` comparisons."""
+    `start` rounds and stopping when decided or at `max_rounds`, in a family of `items` comparisons
+    (or of claims, with a claim's `rule`)."""
     rng = np.random.default_rng(seed)
     noise = noise or Noise()
     a, b = arm_rounds(rng, noise, trials, max_rounds, 2)
@@ -89,7 +90,7 @@ def calibrate(effect: float, start: int, trials: int, max_rounds: int, seed: int
     alpha = stats.bonferroni(stats.ALPHA, items)
     counts = Counts()
     for row in ratios:
-        decision = stats.sequential(list(row), stats.ComparisonRule(), alpha, start=start)
+        decision = stats.sequential(list(row), rule or stats.ComparisonRule(), alpha, start=start)
         counts.trials += 1
         counts.verdicts[decision.verdict] = counts.verdicts.get(decision.verdict, 0) + 1
         if decision.decided:

@@ -9,7 +9,8 @@
   6, 8, 10, …). Look k may spend α·1/(k(k+1)) of the item's error rate; the sum over every look is α,
   so by the union bound the error rate holds however the rounds are stopped (the design is fixed
   before any data is seen). The first look whose interval clears a threshold decides, and that
-  interval, at its level, is the one reported.
+  interval, at its level, is the one reported. The level is 1 − spend for comparisons and ranges
+  (two tails can mislead) and 1 − 2·spend for a claim with one bound (only one can: `BoundRule.level`).
 - Multiplicity: an experiment's comparisons share α = 5%, and its claims another 5% (Bonferroni).
 """
 from __future__ import annotations
@@ -130,6 +131,9 @@ class Rule(Protocol):
 
     def verdict(self, low: float, high: float) -> str | None: ...
 
+    def level(self, spend: float) -> float:
+        """The two-sided level whose interval gives a wrong verdict with probability ≤ `spend`."""
+
     def margin(self, center: float) -> float:
         """How far `center` lies inside a deciding region: the half-width that would decide; ≤ 0: none."""
 
@@ -158,6 +162,11 @@ class ComparisonRule:
         down, up = self.edges
         return max(center - up, down - center, min(up - center, center - down))
 
+    def level(self, spend: float) -> float:
+        # a true ratio inside ±δ can be called faster (upper end too low) or slower (lower end too
+        # high): both tails can mislead, so each gets half
+        return 1 - spend
+
 
 @dataclass(frozen=True)
 class BoundRule:
@@ -181,6 +190,14 @@ class BoundRule:
         inside = min(center - floor, ceiling - center)
         outside = max(floor - center, center - ceiling)
         return max(inside, outside)
+
+    def level(self, spend: float) -> float:
+        """One bound (≥ min or ≤ max): whatever the truth, only one tail can mislead (a true ratio
+        ≥ min is wrongly "does not hold" only when the upper end falls below it; one below min is
+        wrongly "holds" only when the lower end rises above it), so a one-sided test at `spend`, the
+        two-sided interval at 1 − 2·spend, errs with probability ≤ spend. A range [min, max] keeps
+        1 − spend: a truth inside it can be missed on either side."""
+        return 1 - 2 * spend if (self.low is None) != (self.high is None) else 1 - spend
 
 
 # --- decisions ----------------------------------------------------------------------------------
@@ -252,12 +269,13 @@ def sequential(units: Sequence[float], rule: Rule, alpha: float, start: int = FI
     latest: Decision | None = None
     for n, spend in schedule:
         location = locate(n)
-        low, high = interval(location, 1 - spend)
+        level = rule.level(spend)
+        low, high = interval(location, level)
         verdict = rule.verdict(low, high)
         shown = _to_interval(location, low, high, scale)
         if verdict:
-            return Decision(verdict, shown, 1 - spend, n, paired)
-        latest = Decision("inconclusive", shown, 1 - spend, n, paired)
+            return Decision(verdict, shown, level, n, paired)
+        latest = Decision("inconclusive", shown, level, n, paired)
     assert latest is not None  # available ≥ FIRST_LOOK guarantees one look
     location = locate(available)
     needed = rounds_needed(location, rule, alpha, start) if sequential_looks else None
@@ -298,7 +316,8 @@ def rounds_needed(location: Location, rule: Rule, alpha: float, start: int, limi
     for n, spend in _schedule_after(start, alpha, location.n):
         if n > limit:
             return None
-        if spread == 0 or t_quantile(1 - spend / 2, max(1.0, n * (1 - 2 * TRIM) - 1)) * spread / math.sqrt(n) < margin:
+        quantile = t_quantile(0.5 + rule.level(spend) / 2, max(1.0, n * (1 - 2 * TRIM) - 1))
+        if spread == 0 or quantile * spread / math.sqrt(n) < margin:
             return n
     return None
 
