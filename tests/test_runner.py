@@ -300,3 +300,30 @@ def test_a_comparison_two_times_from_one_ranks_with_the_claims_and_a_small_one_a
     assert scheduler._choose(decisions, {})[0] == _pair(scheduler, "four-times", "2")
     decisions[_comparison(scheduler, "1")] = _open(0.3, more=5)  # large: as cheap, and now first
     assert scheduler._choose(decisions, {})[0] == _comparison(scheduler, "1")
+
+
+def test_quick_measures_only_the_arms_its_claims_compare(tmp_path):
+    """A [quick] method's cases × runtimes make arms no claim names; they would cost the first rounds
+    of `make run` (42 of 158 arms, 5 minutes of its 27 on 2026-11-24) and decide nothing."""
+    folder = tmp_path / "claims"
+    folder.mkdir()
+    (folder / "work.py").write_text((FIXTURES / "claims" / "work.py").read_text())
+    toml = (FIXTURES / "claims" / "experiment.toml").read_text()
+    toml = toml.replace("[programs]", '[quick]\nprocesses = 3\n\n[programs]')
+    (folder / "experiment.toml").write_text(toml + '\n[[cases]]\nname = "idle"\ncheck = "inner"\n')
+    experiment = load(folder)
+    quick = make_plan([experiment], None, None, True, {})
+    assert sorted(a.case.name for a in quick.arms) == ["fast", "slow"]
+    assert any("leaves out 1 arm that no claim compares" in note for note in quick.notes)
+    chosen = make_plan([experiment], None, ["fast", "idle"], True, {})  # what --cases selects runs
+    assert sorted(a.case.name for a in chosen.arms) == ["fast", "idle"]
+    full = make_plan([experiment], None, None, False, {})
+    assert sorted(a.case.name for a in full.arms) == ["fast", "idle", "slow"]
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    (bare / "work.py").write_text((FIXTURES / "claims" / "work.py").read_text())
+    unclaimed = (folder / "experiment.toml").read_text().replace('name = "claims"', 'name = "bare"')
+    idle = '[[cases]]\nname = "idle"\ncheck = "inner"\n'
+    (bare / "experiment.toml").write_text(unclaimed[:unclaimed.index("[[claims]]")] + idle)
+    kept = make_plan([load(bare)], None, None, True, {})  # no claims: every arm of its [quick] method
+    assert sorted(a.case.name for a in kept.arms) == ["fast", "idle", "slow"]

@@ -52,7 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--timeout", type=float, help="seconds before a process run is killed")
     run.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                      help="override a parameter; NAME=V1,V2 sweeps it")
-    run.add_argument("--quick", action="store_true", help="each experiment's [quick] method")
+    run.add_argument("--quick", action="store_true", help="each experiment's [quick] method, on the arms its claims compare")
     run.add_argument("--budget", metavar="DURATION",
                      help="time for the whole run (30m, 1h, 90s): sequential rounds until every comparison "
                           "and claim is decided or the time is spent")

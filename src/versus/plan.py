@@ -110,9 +110,30 @@ def make_plan(experiments: list[Experiment], runtime_specs: list[str] | None, ca
     if not plan.arms:
         raise UsageError("the plan has no arms: " + ("; ".join(plan.notes) or "nothing selected"),
                          "check the runtimes against `versus runtimes` and the cases against `versus list`")
+    if quick and not runtime_specs and not case_names:
+        plan.arms = _claims_arms(plan)
     plan.items = items_of(plan.arms, plan.experiments)
     plan.groups = groups_of(len(plan.arms), plan.items, [a.experiment_name for a in plan.arms])
     return plan
+
+
+def _claims_arms(plan: Plan) -> list[Arm]:
+    """A quick method measures what its experiment's claims compare: its [quick] cases × runtimes
+    also make arms no claim names (counting_adder on C1-only Jython), which would cost the first
+    rounds (3 processes each) and leave less of a budget to the claims. An experiment without a
+    measurable claim keeps every arm; --cases or --runtimes keep every arm they select."""
+    named: set[int] = set()
+    for item in items_of(plan.arms, plan.experiments):
+        if item.claim is not None:
+            named.update(item.arms)
+    claimed = {plan.arms[i].experiment_name for i in named}
+    dropped = [i for i, a in enumerate(plan.arms) if i not in named and a.experiment_name in claimed]
+    for name in plan.experiments:
+        left_out = sum(1 for i in dropped if plan.arms[i].experiment_name == name)
+        if left_out:
+            plan.notes.append(f"{name}: --quick leaves out {left_out} arm{'s' if left_out != 1 else ''} "
+                              "that no claim compares (select them with --cases or --runtimes)")
+    return [a for i, a in enumerate(plan.arms) if i not in dropped]
 
 
 def _needs_program(experiment: Experiment, case: Case) -> bool:

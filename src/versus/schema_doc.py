@@ -11,7 +11,9 @@ from .experiment import Baseline, Case, Claim, Header, Method, Quick, Side
 _TABLES: list[tuple[str, type[BaseModel], str]] = [
     ("[experiment]", Header, "What the experiment is and what it runs on."),
     ("[method]", Method, "How each arm is measured (`versus run` without `--quick`)."),
-    ("[quick]", Quick, "The method of `--quick` and `make run`; keys left out fall back to `[method]`."),
+    ("[quick]", Quick, "The method of `--quick` and `make run`; keys left out fall back to `[method]`. Of the arms "
+                       "its cases × runtimes make, `--quick` runs those the experiment's claims compare (all of them "
+                       "when it has no claim, or when `--cases` or `--runtimes` select them)."),
     ("[params]", BaseModel, "Parameters: `name = value`, reaching programs as `VERSUS_PARAM_<NAME>`. A list sweeps "
                             "(one arm per value). Names are lower case letters, digits and `_`."),
     ("[programs]", BaseModel, "The program per program family: `python2`, `python3`, `ruby`, `java`, `go`, `rust`, "
