@@ -17,6 +17,7 @@ import re
 import select
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -507,3 +508,20 @@ def _check_untrusted_page(browser: Browser, page: Path) -> None:
     # the optional script works: sorting the claims overview by a column
     browser.evaluate("document.querySelector('table.sortable th').click()")
     assert browser.evaluate("document.querySelector('table.sortable th').className") == "sorted-up"
+
+
+def test_the_serialization_chart_says_which_operations_the_session_did_not_measure(tmp_path: Path) -> None:
+    """`--quick` measures only the claims' arms: no deserialize arm. The panel says so instead of
+    showing empty axes, which read as a broken chart (seen in the `make run` of 2026-11-24)."""
+    import importlib.util
+
+    from versus.paths import experiments
+
+    spec = importlib.util.spec_from_file_location("serialization_charts", experiments() / "serialization" / "charts.py")
+    assert spec is not None and spec.loader is not None
+    charts = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = charts  # its dataclass looks its module up there
+    spec.loader.exec_module(charts)
+    rows = [charts.Row("java", "jdk17", {"create": (50.0, 40.0, 60.0), "serialize": (5e3, 4e3, 6e3)}, 900.0, 300.0)]
+    drawn = charts.draw(rows, tmp_path / "standard.svg", "standard", 1).read_text()
+    assert drawn.count("not measured in this session") == 1

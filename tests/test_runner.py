@@ -314,7 +314,7 @@ def test_quick_measures_only_the_arms_its_claims_compare(tmp_path):
     experiment = load(folder)
     quick = make_plan([experiment], None, None, True, {})
     assert sorted(a.case.name for a in quick.arms) == ["fast", "slow"]
-    assert any("leaves out 1 arm that no claim compares" in note for note in quick.notes)
+    assert "--quick leaves out 1 arm that no claim compares (claims 1); --cases or --runtimes select them" in quick.notes
     chosen = make_plan([experiment], None, ["fast", "idle"], True, {})  # what --cases selects runs
     assert sorted(a.case.name for a in chosen.arms) == ["fast", "idle"]
     full = make_plan([experiment], None, None, False, {})

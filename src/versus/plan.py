@@ -128,11 +128,11 @@ def _claims_arms(plan: Plan) -> list[Arm]:
             named.update(item.arms)
     claimed = {plan.arms[i].experiment_name for i in named}
     dropped = [i for i, a in enumerate(plan.arms) if i not in named and a.experiment_name in claimed]
-    for name in plan.experiments:
-        left_out = sum(1 for i in dropped if plan.arms[i].experiment_name == name)
-        if left_out:
-            plan.notes.append(f"{name}: --quick leaves out {left_out} arm{'s' if left_out != 1 else ''} "
-                              "that no claim compares (select them with --cases or --runtimes)")
+    counts = {name: sum(1 for i in dropped if plan.arms[i].experiment_name == name) for name in plan.experiments}
+    if dropped:
+        each = ", ".join(f"{name} {count}" for name, count in counts.items() if count)
+        plan.notes.append(f"--quick leaves out {len(dropped)} arm{'s' if len(dropped) != 1 else ''} that no claim "
+                          f"compares ({each}); --cases or --runtimes select them")
     return [a for i, a in enumerate(plan.arms) if i not in dropped]
 
 
