@@ -11,27 +11,17 @@ prints what the report printed: each instance's interval is the one that decided
 from __future__ import annotations
 
 import json
-import math
 import sys
 from typing import Any
+
+from versus.report import units
 
 HEADER = ("| claim | bound | verdict | instance | measured [interval at its level] | rounds |\n"
           "| --- | --- | --- | --- | --- | ---: |")
 
 
-def _level(value: float) -> str:
-    if value <= 0:
-        return ""
-    miss = 1 - value
-    digits = max(0, -math.floor(math.log10(miss)) - 1) if miss > 0 else 0
-    return f"{100 * value:.{min(digits, 6)}f}%"
-
-
 def _bound(expected: dict[str, float | None]) -> str:
-    low, high = expected.get("min"), expected.get("max")
-    if low is not None and high is not None:
-        return f"{low:g} to {high:g}"
-    return f"≥ {low:g}" if low is not None else f"≤ {high:g}"
+    return units.metric_bounds(expected.get("min"), expected.get("max"))
 
 
 def _labels(doc: dict[str, Any]) -> dict[str, tuple[str, str]]:
@@ -62,7 +52,7 @@ def _measured(instance: dict[str, Any], ratio: bool) -> str:
         return instance.get("note") or "no interval"
     if instance.get("note"):
         return f"{shown['value']:.3g}{sign} (rounds disagree: no usable interval yet)"
-    return f"{shown['value']:.3g}{sign} [{shown['low']:.3g}, {shown['high']:.3g}] at {_level(instance['level'])}"
+    return f"{shown['value']:.3g}{sign} [{shown['low']:.3g}, {shown['high']:.3g}] at {units.level(instance['level'])}"
 
 
 def table(doc: dict[str, Any], experiment: str) -> str:
