@@ -121,3 +121,56 @@ def test_an_arm_that_never_reports_the_metric_is_not_a_pair_of_the_claim():
     item = Item("e", 0, None, claim)
     assert judge(item, {0: {0: Facts(1.0, {"other": 1.0})}}, 0.05, 3).verdict == NOT_APPLICABLE
     assert judge(item, {0: {r: Facts(1.0, {"short": 0.8}) for r in range(3)}}, 0.05, 3).verdict == "holds"
+
+
+def _pair(ratios: list[float], warmups: list[int]):
+    from versus.judge import Facts
+
+    top = {r: Facts(ratio, {}, 0, w) for r, (ratio, w) in enumerate(zip(ratios, warmups))}
+    bottom = {r: Facts(1.0, {}, 0, w) for r, w in enumerate(warmups)}
+    return {0: top, 1: bottom}
+
+
+def test_rounds_before_the_last_warmup_raise_are_left_out_of_a_verdict():
+    """Jython 2.5.1 against 2.5.0 (make run, 2026-11-24): 7× in the rounds after 2 warmup samples,
+    about 25× after 16. Pooled, the rounds disagree and nothing is decided; the settled rounds decide."""
+    from versus.experiment import Claim, Side
+    from versus.items import Item
+    from versus.judge import judge
+
+    claim = Claim(id="c", statement="", source="", numerator=Side(case="a", runtime="x"),
+                  denominator=Side(case="a", runtime="y"), min=20)
+    item = Item("e", 0, 1, claim)
+    observations = _pair([7.0, 6.5, 25.0, 26.0, 24.5, 25.5, 24.0, 26.5], [2, 8, 16, 16, 16, 16, 16, 16])
+    settled = judge(item, observations, 0.05, 3)
+    assert settled.verdict == "holds" and settled.n == 3 and settled.left_out == 2  # its first look
+    pooled = judge(item, observations, 0.05, 3, settle=False)  # a session stored before: every round
+    assert pooled.verdict == "inconclusive" and pooled.n == 8 and pooled.left_out == 0
+
+
+def test_looks_taken_on_left_out_rounds_keep_their_alpha_spent():
+    """A segment long enough to be looked at spent its share of α: the settled rounds' first look gets
+    what the next look may spend, so the error rate over every look still sums to at most α."""
+    from versus import stats
+    from versus.judge import settled
+
+    levels = dict(enumerate([1, 1, 1, 1, 4, 4, 4, 4, 4, 8, 8, 8]))
+    kept, spent = settled([levels], 3)
+    assert kept == [9, 10, 11]
+    assert spent == 2 + 3  # 4 rounds at warmup 1 reached the looks at 3 and 4; 5 at warmup 4, those at 3, 4, 5
+    units = [0.1, 0.12, 0.11]
+    fresh = stats.sequential(units, stats.ComparisonRule(), 0.05, 3)
+    after = stats.sequential(units, stats.ComparisonRule(), 0.05, 3, spent=spent)
+    assert fresh.level == 1 - stats.look_alpha(0.05, 1)
+    assert after.level == 1 - stats.look_alpha(0.05, 1 + spent)
+
+
+def test_a_raise_costs_only_the_pairs_of_the_arm_raised():
+    """Arm 0 raised after round 1, arm 1 never: the pair keeps the rounds in which both ran their
+    latest warmup; a round where one arm failed counts for neither segment."""
+    from versus.judge import settled
+
+    raised = {0: 2, 1: 8, 2: 16, 3: 16, 4: 16}
+    steady_ = {0: 2, 1: 2, 2: 2, 4: 2}  # round 3 failed
+    assert settled([raised, steady_], 3) == ([2, 3, 4], 0)
+    assert settled([steady_, {r: 2 for r in range(5)}], 3) == ([0, 1, 2, 3, 4], 0)

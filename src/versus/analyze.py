@@ -202,7 +202,7 @@ def _observations(arms: list[ArmResult]) -> judge.Observations:
         for process in arm.processes:
             if process.status == "ok":
                 observations.setdefault(arm.index, {})[process.round] = judge.Facts(
-                    process.value, process.metrics, process.wall_ns)
+                    process.value, process.metrics, process.wall_ns, sum(1 for _, warm in process.samples if warm))
     return observations
 
 
@@ -213,19 +213,25 @@ def analyze(store: Store, session_id: int | None = None, delta: float = stats.DE
     plan = session.get("plan") or {}
     methods = plan.get("methods") or {}
     sequential = bool(methods)  # sessions run by this versus were sequential; imports and old ones are judged once
+    settle = bool(plan.get("settled"))  # sessions since rounds before a warmup raise are left out
     items = items_of(arms, experiments)
     sizes = judge.family_sizes(items)
     observations = _observations(arms)
     judged = []
     for item in items:
         start = int(methods.get(item.experiment, {}).get("processes", stats.FIRST_LOOK))
-        decision = judge.judge(item, observations, judge.alpha_of(item, sizes), start, sequential=sequential)
+        decision = judge.judge(item, observations, judge.alpha_of(item, sizes), start, sequential=sequential,
+                               settle=settle)
         denominator = arms[item.denominator] if item.denominator is not None else None
         entry = Judged(item, arms[item.numerator], denominator, decision)
         if not decision.decided and decision.rounds_needed:
             per_round = _round_seconds([a for a in (entry.numerator, denominator) if a is not None])
             entry.seconds_needed = (decision.rounds_needed - decision.n) * per_round if per_round else None
         judged.append(entry)
+    left_out = sum(j.decision.left_out for j in judged)
+    if left_out:
+        notes.append(f"{left_out} paired rounds ran before their group's warmup was last raised and are left out "
+                     "of the verdicts (their programs had not settled; docs/method.md, Steady state)")
     comparisons = [j for j in judged if j.item.claim is None]
     claims = _claims(experiments, [j for j in judged if j.item.claim is not None], arms)
     return Analysis(session, experiments, arms, comparisons, claims, failed, delta, sequential,

@@ -6,6 +6,8 @@ run stopped on.
 """
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,6 +25,7 @@ class Facts:
     value: float | None  # ns per iteration (median of its measured samples); None without samples
     metrics: dict[str, float] = field(default_factory=dict)
     wall_ns: int = 0
+    warmup: int = 0  # warmup samples the process ran before its measured ones
 
 
 def facts_of(samples: Sequence[tuple[int, int, bool]], metrics: Sequence[tuple[str, float]], wall_ns: int) -> Facts:
@@ -32,7 +35,8 @@ def facts_of(samples: Sequence[tuple[int, int, bool]], metrics: Sequence[tuple[s
     for name, value in metrics:
         by_name.setdefault(name, []).append(value)
     return Facts(float(np.median(measured)) if measured else None,
-                 {name: float(np.median(values)) for name, values in by_name.items()}, wall_ns)
+                 {name: float(np.median(values)) for name, values in by_name.items()}, wall_ns,
+                 sum(1 for _, _, warm in samples if warm))
 
 
 Observations = dict[int, dict[int, Facts]]
@@ -64,8 +68,33 @@ def rule_of(item: Item, scale: str) -> stats.Rule:
     return stats.BoundRule(low, high)
 
 
-def judge(item: Item, observations: Observations, alpha: float, start: int, sequential: bool = True) -> stats.Decision:
-    """Replay the sequential design over this item's rounds, in round order."""
+def settled(warmups: Sequence[dict[int, int]], start: int) -> tuple[list[int], int]:
+    """Of an item's rounds (each arm's round → the warmup samples its process ran), the ones to analyse,
+    and how many looks the others took.
+
+    When the runner raised an arm's warmup (its processes were still warming up), its rounds before
+    measured a program whose JIT had not settled: their ratios are of another quantity (Jython 2.5.1's
+    lock loop against 2.5.0: 7× after 2 warmup samples, 25× after 16), and pooled with later ones they
+    make the rounds disagree. Only the rounds in which every arm ran its latest warmup are analysed. The
+    rounds left out fall into segments, one per combination of the arms' warmups; the looks each
+    segment reached (looked at from its own start, as the scheduler did while it was the latest) keep
+    their share of α spent, so the error rate over every look still sums to at most α."""
+    latest = [arm[max(arm)] for arm in warmups if arm]
+    every = sorted(set().union(*warmups))
+    kept = [r for r in every if all(arm[r] == top for arm, top in zip(warmups, latest) if r in arm)]
+    segments: dict[tuple[int, ...], int] = {}
+    for r in every:
+        if r not in kept and all(r in arm for arm in warmups):
+            key = tuple(arm[r] for arm in warmups)
+            segments[key] = segments.get(key, 0) + 1
+    return kept, sum(_looks_within(m, start) for m in segments.values())
+
+
+def judge(item: Item, observations: Observations, alpha: float, start: int, sequential: bool = True,
+          settle: bool = True) -> stats.Decision:
+    """Replay the sequential design over this item's rounds, in round order: with `settle`, only
+    those at the latest warmup (`settled`; sessions stored before it analyse every round)."""
+    settle = settle and sequential
     top = observations.get(item.numerator, {})
     for arm in item.arms:
         facts = observations.get(arm, {})
@@ -73,12 +102,16 @@ def judge(item: Item, observations: Observations, alpha: float, start: int, sequ
             # this arm ran, but never reports the metric (a mode without short strings): not a pair for it
             return stats.Decision(NOT_APPLICABLE, None, 0.0, 0, True, note=f"an arm does not report {_what(item)}")
     if item.denominator is None:
-        values = [v for r in sorted(top) if (v := _value(top[r], item.metric)) is not None]
-        if not values:
+        rounds = [r for r in sorted(top) if _value(top[r], item.metric) is not None]
+        if not rounds:
             return stats.Decision("inconclusive", None, 0.0, 0, True, note=f"no process reported {_what(item)}")
+        kept, spent = settled([{r: top[r].warmup for r in rounds}], start) if settle else (rounds, 0)
+        values = [v for r in kept if (v := _value(top[r], item.metric)) is not None]
         scale = "log" if all(v > 0 for v in values) else "linear"
         units = [math.log(v) for v in values] if scale == "log" else values
-        return stats.sequential(units, rule_of(item, scale), alpha, start, scale=scale, sequential_looks=sequential)
+        decision = stats.sequential(units, rule_of(item, scale), alpha, start, scale=scale,
+                                    sequential_looks=sequential, spent=spent)
+        return dataclasses.replace(decision, left_out=len(rounds) - len(kept))
     bottom = observations.get(item.denominator, {})
     a = {r: v for r in top if (v := _value(top[r], item.metric)) is not None}
     b = {r: v for r in bottom if (v := _value(bottom[r], item.metric)) is not None}
@@ -86,17 +119,30 @@ def judge(item: Item, observations: Observations, alpha: float, start: int, sequ
         return stats.Decision("inconclusive", None, 0.0, 0, True,
                               note=f"{_what(item)} is 0 or negative in some process: no ratio")
     rule = rule_of(item, "log")
+    every = sorted(set(a) | set(b))
+    kept, spent = settled([{r: top[r].warmup for r in a}, {r: bottom[r].warmup for r in b}], start) \
+        if settle else (every, 0)
+    left_out = len(set(a) & set(b)) - len(set(a) & set(b) & set(kept))
+    a = {r: a[r] for r in kept if r in a}
+    b = {r: b[r] for r in kept if r in b}
     matched = sorted(set(a) & set(b))
     if len(matched) >= stats.FIRST_LOOK or min(len(a), len(b)) < stats.FIRST_LOOK:
         units = [math.log(a[r]) - math.log(b[r]) for r in matched]
-        if len(matched) < 2 and a and b:
+        if len(matched) < 2 and a and b and not left_out:
             note = f"{len(a)} and {len(b)} processes, {len(matched)} of them in the same rounds; a verdict needs 3"
             return stats.Decision("inconclusive", None, 0.0, len(matched), True, note=note)
-        return stats.sequential(units, rule, alpha, start, sequential_looks=sequential)
+        decision = stats.sequential(units, rule, alpha, start, sequential_looks=sequential, spent=spent)
+        return dataclasses.replace(decision, left_out=left_out)
     # Rounds do not match (a failed process on one side): compare the arms unpaired.
     left = [math.log(a[r]) for r in sorted(a)]
     right = [math.log(b[r]) for r in sorted(b)]
-    return stats.sequential([], rule, alpha, start, unpaired=(left, right), sequential_looks=sequential)
+    decision = stats.sequential([], rule, alpha, start, unpaired=(left, right), sequential_looks=sequential, spent=spent)
+    return dataclasses.replace(decision, left_out=left_out)
+
+
+def _looks_within(rounds: int, start: int) -> int:
+    """How many planned looks `rounds` rounds reach."""
+    return sum(1 for _ in itertools.takewhile(lambda n: n <= rounds, stats.looks(start)))
 
 
 def claim_verdict(verdicts: set[str]) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from . import judge, steady
+from . import judge, stats, steady
 from .drivers import FAILED, Driver, ProcessRun, driver_for
 from .drivers.base import base_env, fill_template
 from .drivers.server import Running, ServerFailed, free_port, serving
@@ -25,6 +25,8 @@ from .store import Store
 
 MAX_WARMUP_FACTOR = 8  # extra warmup for arms whose processes did not settle: at most 8× the method's,
 MAX_RAISED_WARMUP = 32  # and at most 32 samples (a method that already warms up 16 gets one doubling)
+RAISE_ROUNDS = stats.FIRST_LOOK - 1  # rounds 0 and 1 may raise it: the rounds left out before the last
+# raise (at most 2) never reach a look, so no α is spent on them
 
 
 @dataclass
@@ -56,7 +58,7 @@ def run_session(store: Store, jobs: list[Job], scheduler: Scheduler, executor: E
     planned = sum(max(0, scheduler.start_of(i) - len(scheduler.done[i])) for i in range(len(jobs)))
     progress.start(planned + sum(len(d) for d in scheduler.done.values()), sum(len(d) for d in scheduler.done.values()),
                    scheduler.budget.seconds)
-    pending: dict[int, int] = {}  # more warmup for these arms, from their group's next round on
+    pending: dict[int, int] = {}  # more warmup for these arms, from their next round on
     try:
         for batch in scheduler.batches():
             for index in batch.arms:  # a round runs every arm with the same warmup
@@ -90,7 +92,7 @@ def _status_line(scheduler: Scheduler) -> str:
 def _learn(scheduler: Scheduler, jobs: list[Job], index: int, batch: Batch, run: ProcessRun, store: Store,
            pending: dict[int, int]) -> None:
     """What the scheduler and later runs learn from a finished run: its facts, wall time, calibration,
-    and whether its samples settled (if not, later processes of its whole group warm up longer)."""
+    and whether its samples settled (if not, the arm's later processes warm up longer)."""
     job = jobs[index]
     scheduler.done[index].add(batch.round)
     scheduler.record_wall(index, run.wall_ns)
@@ -105,18 +107,21 @@ def _learn(scheduler: Scheduler, jobs: list[Job], index: int, batch: Batch, run:
     values = [s.ns / s.inner for s in run.samples]
     warm = sum(1 for s in run.samples if s.warmup)
     # Only with a budget: a fixed-size run keeps the method it was given (its unsteady processes are
-    # reported as such), as pyperf and JMH do; a budgeted run may spend time on warmup.
-    if scheduler.budget.seconds is not None and steady.still_warming(values, warm):
-        # Every arm of the group gets the same warmup: arms that are compared must have warmed up
-        # alike, or a ratio would set a warmed arm against a cold one.
+    # reported as such), as pyperf and JMH do; a budgeted run may spend time on warmup. Only a group's
+    # first rounds may raise it: the analysis leaves out the rounds before the latest raise
+    # (judge.settled), and a raise later would throw away rounds that looks were taken on.
+    if (scheduler.budget.seconds is not None and batch.round < RAISE_ROUNDS
+            and steady.still_warming(values, warm)):
+        # Only this arm: the others of its group settled with the warmup they have, and a raise costs
+        # every pair of the raised arm its rounds before it (judge.settled). Its partners need not warm
+        # up alike: a ratio compares each arm's settled state, not equal numbers of warmup samples.
         base = scheduler.plan.methods[job.arm.experiment_name].warmup
-        # Straight to 4× the method's, then 8×: rounds at different warmups are analysed together, so
-        # fewer, larger steps reach a settled program in fewer rounds than doublings from 1×.
+        # Straight to 4× the method's, then 8×: fewer, larger steps reach a settled program in fewer
+        # rounds than doublings from 1×, and every round before the last raise is left out.
         more = min(max(1, base) * MAX_WARMUP_FACTOR, max(max(1, base) * 4, job.method.warmup * 2))
         more = min(more, max(MAX_RAISED_WARMUP, base))
-        for other in scheduler.group_members(index):
-            if more > max(jobs[other].method.warmup, pending.get(other, 0)):
-                pending[other] = more
+        if more > max(job.method.warmup, pending.get(index, 0)):
+            pending[index] = more
 
 
 def run_one(driver: Driver, job: Job, broken: dict[int, str], executor: Executor) -> ProcessRun:

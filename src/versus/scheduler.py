@@ -57,8 +57,9 @@ class Status:
 class Scheduler:
     def __init__(self, plan: Plan, observations: judge.Observations, seed: int, budget: Budget,
                  done: dict[int, set[int]] | None = None, broken: set[int] | None = None,
-                 max_extra_rounds: int = MAX_EXTRA_ROUNDS) -> None:
+                 max_extra_rounds: int = MAX_EXTRA_ROUNDS, settle: bool = True) -> None:
         self.plan = plan
+        self.settle = settle
         self.max_extra_rounds = max_extra_rounds
         self.observations = observations
         self.random = random.Random(seed)
@@ -73,9 +74,6 @@ class Scheduler:
         for index, item in enumerate(plan.items):
             if item.claim is not None:
                 self._pairs_of_claim.setdefault((item.experiment, id(item.claim)), []).append(index)
-
-    def group_members(self, arm: int) -> list[int]:
-        return self.plan.groups[self._group_of[arm]]
 
     def start_of(self, arm: int) -> int:
         return self.plan.methods[self.plan.arms[arm].experiment_name].processes
@@ -111,7 +109,8 @@ class Scheduler:
         """Every item's decision as of now; undecided ones are open."""
         decisions = []
         for index, item in enumerate(self.plan.items):
-            decision = judge.judge(item, self.observations, judge.alpha_of(item, self.sizes), self.start_of(item.numerator))
+            decision = judge.judge(item, self.observations, judge.alpha_of(item, self.sizes), self.start_of(item.numerator),
+                                   settle=self.settle)
             decisions.append((index, decision))
         self.status.open_items = [i for i, d in decisions if not d.decided]
         self.status.open_claims = sum(1 for i in self.status.open_items if self.plan.items[i].claim is not None)

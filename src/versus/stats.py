@@ -212,6 +212,7 @@ class Decision:
     note: str = ""  # in words, when there is no usable interval
     rounds_needed: int | None = None  # undecided: the look that would decide at today's estimate
     mde: float | None = None  # undecided comparisons: relative change detectable at the next look
+    left_out: int = 0  # rounds before the warmup was last raised (judge.settled): not analysed
 
     @property
     def decided(self) -> bool:
@@ -233,11 +234,13 @@ def _to_interval(location: Location, low: float, high: float, scale: Scale) -> I
 
 def sequential(units: Sequence[float], rule: Rule, alpha: float, start: int = FIRST_LOOK,
                unpaired: tuple[Sequence[float], Sequence[float]] | None = None, scale: Scale = "log",
-               sequential_looks: bool = True) -> Decision:
+               sequential_looks: bool = True, spent: int = 0) -> Decision:
     """Replay the sequential design over `units` (per-round values in round order) and decide.
 
     With `unpaired` = (a, b) instead, each look n uses the first n processes of each side (Welch).
     Without sequential_looks the data is judged once, at its size, with the whole of `alpha`.
+    `spent` looks were already taken on rounds left out (judge.settled): their α is gone, and the
+    first look here spends what look spent + 1 may.
     """
     paired = unpaired is None
     available = len(units) if paired else min(len(unpaired[0]), len(unpaired[1]))  # type: ignore[index]
@@ -259,9 +262,9 @@ def sequential(units: Sequence[float], rule: Rule, alpha: float, start: int = FI
         for index, n in enumerate(looks(start), 1):
             if n > available:
                 break
-            schedule.append((n, look_alpha(alpha, index)))
+            schedule.append((n, look_alpha(alpha, index + spent)))
         if exact and not schedule:
-            schedule = [(available, look_alpha(alpha, 1))]
+            schedule = [(available, look_alpha(alpha, 1 + spent))]
         if not schedule:
             first = next(looks(start))
             return Decision("inconclusive", None, 0.0, available, paired,
@@ -278,8 +281,8 @@ def sequential(units: Sequence[float], rule: Rule, alpha: float, start: int = FI
         latest = Decision("inconclusive", shown, level, n, paired)
     assert latest is not None  # available ≥ FIRST_LOOK guarantees one look
     location = locate(available)
-    needed = rounds_needed(location, rule, alpha, start) if sequential_looks else None
-    mde = detectable(location, alpha, start, latest.n) if isinstance(rule, ComparisonRule) else None
+    needed = rounds_needed(location, rule, alpha, start, spent=spent) if sequential_looks else None
+    mde = detectable(location, alpha, start, latest.n, spent=spent) if isinstance(rule, ComparisonRule) else None
     note = _unusable(latest.interval, scale)
     return Decision("inconclusive", latest.interval, latest.level, latest.n, paired, note, needed, mde)
 
@@ -300,20 +303,21 @@ def _unusable(shown: Interval | None, scale: Scale) -> str:
     return ""
 
 
-def _schedule_after(start: int, alpha: float, after: int) -> Iterator[tuple[int, float]]:
+def _schedule_after(start: int, alpha: float, after: int, spent: int = 0) -> Iterator[tuple[int, float]]:
     for index, n in enumerate(looks(start), 1):
         if n > after:
-            yield n, look_alpha(alpha, index)
+            yield n, look_alpha(alpha, index + spent)
 
 
-def rounds_needed(location: Location, rule: Rule, alpha: float, start: int, limit: int = 5000) -> int | None:
+def rounds_needed(location: Location, rule: Rule, alpha: float, start: int, limit: int = 5000,
+                  spent: int = 0) -> int | None:
     """The first look after today's whose interval would decide, if the estimate and spread stay as
     they are; None when the estimate sits on a threshold (no amount of rounds is expected to decide)."""
     margin = rule.margin(location.center)
     if margin <= 0:
         return None
     spread = location.unit_sd
-    for n, spend in _schedule_after(start, alpha, location.n):
+    for n, spend in _schedule_after(start, alpha, location.n, spent):
         if n > limit:
             return None
         quantile = t_quantile(0.5 + rule.level(spend) / 2, max(1.0, n * (1 - 2 * TRIM) - 1))
@@ -322,9 +326,10 @@ def rounds_needed(location: Location, rule: Rule, alpha: float, start: int, limi
     return None
 
 
-def detectable(location: Location, alpha: float, start: int, latest: int, delta: float = DELTA) -> float:
+def detectable(location: Location, alpha: float, start: int, latest: int, delta: float = DELTA,
+               spent: int = 0) -> float:
     """The relative change the next look would detect with 80% power, given today's spread."""
-    n, spend = next(_schedule_after(start, alpha, latest))
+    n, spend = next(_schedule_after(start, alpha, latest, spent))
     df = max(1.0, n - 1.0)
     half = (t_quantile(1 - spend / 2, df) + t_quantile(POWER, df)) * location.unit_sd / math.sqrt(n)
     return math.expm1(math.log1p(delta) + half)

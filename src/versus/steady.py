@@ -59,12 +59,18 @@ def steady(kind: str) -> bool:
 
 
 def still_warming(values: Sequence[float], warmup: int) -> bool:
-    """No steady state, and every shift in the measured samples is downward (later samples faster):
-    a JIT still compiling, which more warmup fixes. A slow spell in the middle of a process (this
-    VM's neighbours take the core for a few samples) also breaks the steady state, but shifts both
-    ways, and more warmup would not help it: the runner raises the warmup only for this."""
+    """No steady state, every shift in the measured samples downward (later samples faster), and the
+    warmup samples slower than the measured ones by ≥ 2%: a JIT still compiling, which more warmup
+    fixes. A slow spell in the middle of a process (this VM's neighbours take the core for a few
+    samples) also breaks the steady state, but shifts both ways; a last sample that happens to be
+    faster than the one before, after warmup samples no slower than the measured ones, is noise (with
+    2 measured samples it is half of all processes). More warmup helps neither: the runner raises
+    the warmup only for a JIT at work."""
     if classify(values, warmup) != UNSTEADY:
         return False
-    measured = np.log(np.asarray(values, dtype=float))[warmup:]
+    data = np.log(np.asarray(values, dtype=float))
+    measured = data[warmup:]
     shifts = [shift(measured[:cut], measured[cut:]) for cut in range(1, measured.size)]
-    return any(s < 0 for s in shifts) and not any(s > 0 for s in shifts)
+    if not any(s < 0 for s in shifts) or any(s > 0 for s in shifts):
+        return False
+    return warmup == 0 or float(data[:warmup].mean() - measured.mean()) >= MATERIAL
