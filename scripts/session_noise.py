@@ -10,9 +10,11 @@ every process of the arms whose key contains TEXT: its round, its wall time, its
 (warmup samples marked w) and its value, which shows a process that measured a program still warming up.
 With `--claims`, per claim pair: the SD of its per-round log ratio (of the claim's metric, else time
 per iteration) over the experiment's own first `processes` rounds, what its first look decides from,
-and the median of those per experiment.
+and the median of those per experiment. With `--raises`, per experiment: how many processes of the
+first two rounds (the ones that may raise an arm's warmup) `steady.still_warming` flags, and how many
+a rule without its warmup condition (every measured shift downward, whatever the warmup samples) would.
 
-Usage: .venv/bin/python scripts/session_noise.py DB [SESSION] [--baseline CASE] [--samples TEXT] [--claims]
+Usage: .venv/bin/python scripts/session_noise.py DB [SESSION] [--baseline CASE] [--samples TEXT] [--claims] [--raises]
 """
 from __future__ import annotations
 
@@ -22,6 +24,9 @@ import statistics
 import sys
 from pathlib import Path
 
+import numpy as np
+
+from versus import steady
 from versus.analyze import Analysis, ArmResult, analyze
 from versus.errors import VersusError
 from versus.store import Store
@@ -80,6 +85,32 @@ def _print_claims(analysis: Analysis) -> None:
         print(f"{experiment}: median SD {statistics.median(sds):.3f} over {len(sds)} claim pairs")
 
 
+def _print_raises(analysis: Analysis) -> None:
+    print("experiment | processes of rounds 0–1 | still warming (steady.still_warming) | every measured shift downward")
+    counts: dict[str, list[int]] = {}
+    for arm in analysis.arms:
+        for process in arm.processes:
+            if process.status != "ok" or process.round > 1:
+                continue
+            values = [v for v, _ in process.samples]
+            warm = sum(1 for _, w in process.samples if w)
+            tally = counts.setdefault(arm.id.experiment, [0, 0, 0])
+            tally[0] += 1
+            tally[1] += steady.still_warming(values, warm)
+            tally[2] += _downward(values, warm)
+    for experiment, (runs, warming, downward) in sorted(counts.items()):
+        print(f"{experiment} | {runs} | {warming} | {downward}")
+
+
+def _downward(values: list[float], warm: int) -> bool:
+    """still_warming without its warmup condition: no steady state, every measured shift downward."""
+    if steady.classify(values, warm) != steady.UNSTEADY:
+        return False
+    measured = [math.log(v) for v in values[warm:]]
+    shifts = [steady.shift(np.asarray(measured[:cut]), np.asarray(measured[cut:])) for cut in range(1, len(measured))]
+    return any(s < 0 for s in shifts) and not any(s > 0 for s in shifts)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("db", type=Path)
@@ -87,6 +118,7 @@ def main() -> None:
     parser.add_argument("--baseline", help="a case to set every other case of its runtime against")
     parser.add_argument("--samples", metavar="TEXT", help="print the samples of every process of these arms")
     parser.add_argument("--claims", action="store_true", help="the per-round spread of each claim pair's ratio")
+    parser.add_argument("--raises", action="store_true", help="processes of rounds 0–1 flagged as still warming up")
     args = parser.parse_args()
     if not args.db.is_file():
         sys.exit(f"session_noise: no database at {args.db} (a `versus run` writes versus-results/versus.db)")
@@ -96,6 +128,9 @@ def main() -> None:
         sys.exit(f"session_noise: {error.message}" + (f"\n  hint: {error.hint}" if error.hint else ""))
     if args.claims:
         _print_claims(analysis)
+        return
+    if args.raises:
+        _print_raises(analysis)
         return
     if args.samples:
         _print_samples([arm for arm in analysis.arms if args.samples in arm.key])

@@ -228,14 +228,23 @@ def analyze(store: Store, session_id: int | None = None, delta: float = stats.DE
             per_round = _round_seconds([a for a in (entry.numerator, denominator) if a is not None])
             entry.seconds_needed = (decision.rounds_needed - decision.n) * per_round if per_round else None
         judged.append(entry)
-    left_out = sum(j.decision.left_out for j in judged)
-    if left_out:
-        notes.append(f"{left_out} paired rounds ran before their group's warmup was last raised and are left out "
-                     "of the verdicts (their programs had not settled; docs/method.md, Steady state)")
+    early = _before_raise(arms) if settle else 0
+    if early:
+        notes.append(f"{early} process runs ran before their arm's warmup was last raised: the verdicts leave out "
+                     "the rounds they ran in (their programs had not settled; docs/method.md)")
     comparisons = [j for j in judged if j.item.claim is None]
     claims = _claims(experiments, [j for j in judged if j.item.claim is not None], arms)
     return Analysis(session, experiments, arms, comparisons, claims, failed, delta, sequential,
                     str(plan.get("stopped", "")), str(session.get("lacks", "")), notes)
+
+
+def _before_raise(arms: list[ArmResult]) -> int:
+    """Successful process runs with fewer warmup samples than their arm's last one."""
+    count = 0
+    for arm in arms:
+        warmups = [sum(1 for _, warm in p.samples if warm) for p in arm.processes if p.status == "ok"]
+        count += sum(1 for w in warmups if warmups and w != warmups[-1])
+    return count
 
 
 def _round_seconds(arms: list[ArmResult]) -> float | None:

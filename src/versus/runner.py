@@ -107,7 +107,7 @@ def _learn(scheduler: Scheduler, jobs: list[Job], index: int, batch: Batch, run:
     values = [s.ns / s.inner for s in run.samples]
     warm = sum(1 for s in run.samples if s.warmup)
     # Only with a budget: a fixed-size run keeps the method it was given (its unsteady processes are
-    # reported as such), as pyperf and JMH do; a budgeted run may spend time on warmup. Only a group's
+    # reported as such), as pyperf and JMH do; a budgeted run may spend time on warmup. Only an arm's
     # first rounds may raise it: the analysis leaves out the rounds before the latest raise
     # (judge.settled), and a raise later would throw away rounds that looks were taken on.
     if (scheduler.budget.seconds is not None and batch.round < RAISE_ROUNDS
