@@ -146,6 +146,8 @@ def test_rounds_before_the_last_warmup_raise_are_left_out_of_a_verdict():
     assert settled.verdict == "holds" and settled.n == 3 and settled.left_out == 2  # its first look
     pooled = judge(item, observations, 0.05, 3, settle=False)  # a session stored before: every round
     assert pooled.verdict == "inconclusive" and pooled.n == 8 and pooled.left_out == 0
+    early = judge(item, _pair([7.0, 6.5, 25.0], [2, 8, 16]), 0.05, 3)
+    assert early.interval is None and "(2 earlier rounds, before a warmup raise, left out)" in early.note
 
 
 def test_looks_taken_on_left_out_rounds_keep_their_alpha_spent():

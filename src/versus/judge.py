@@ -111,7 +111,7 @@ def judge(item: Item, observations: Observations, alpha: float, start: int, sequ
         units = [math.log(v) for v in values] if scale == "log" else values
         decision = stats.sequential(units, rule_of(item, scale), alpha, start, scale=scale,
                                     sequential_looks=sequential, spent=spent)
-        return dataclasses.replace(decision, left_out=len(rounds) - len(kept))
+        return _left_out(decision, len(rounds) - len(kept))
     bottom = observations.get(item.denominator, {})
     a = {r: v for r in top if (v := _value(top[r], item.metric)) is not None}
     b = {r: v for r in bottom if (v := _value(bottom[r], item.metric)) is not None}
@@ -132,12 +132,20 @@ def judge(item: Item, observations: Observations, alpha: float, start: int, sequ
             note = f"{len(a)} and {len(b)} processes, {len(matched)} of them in the same rounds; a verdict needs 3"
             return stats.Decision("inconclusive", None, 0.0, len(matched), True, note=note)
         decision = stats.sequential(units, rule, alpha, start, sequential_looks=sequential, spent=spent)
-        return dataclasses.replace(decision, left_out=left_out)
+        return _left_out(decision, left_out)
     # Rounds do not match (a failed process on one side): compare the arms unpaired.
     left = [math.log(a[r]) for r in sorted(a)]
     right = [math.log(b[r]) for r in sorted(b)]
     decision = stats.sequential([], rule, alpha, start, unpaired=(left, right), sequential_looks=sequential, spent=spent)
-    return dataclasses.replace(decision, left_out=left_out)
+    return _left_out(decision, left_out)
+
+
+def _left_out(decision: stats.Decision, rounds: int) -> stats.Decision:
+    """The decision, saying how many rounds it left out where it has no interval to show."""
+    note = decision.note
+    if rounds and decision.interval is None and note:
+        note += f" ({rounds} earlier round{'s' if rounds != 1 else ''}, before a warmup raise, left out)"
+    return dataclasses.replace(decision, left_out=rounds, note=note)
 
 
 def _looks_within(rounds: int, start: int) -> int:
