@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from . import simulate, stats
-from .analyze import analyze
+from .analyze import Analysis, analyze
 from .executor import SubprocessExecutor
 from .experiment import load
 from .plan import make_plan
@@ -40,6 +40,7 @@ class Tally:
     covered: int = 0
     seconds: list[float] = field(default_factory=list)  # to the planted decision
     seconds_same: list[float] = field(default_factory=list)
+    spreads: list[float] = field(default_factory=list)  # per trial: the A/A per-round log ratio's spread
 
 
 def _rate(label: str, count: int, trials: int) -> str:
@@ -101,6 +102,9 @@ def _count(store: Store, session: int, began: float, tally: Tally) -> bool:
     if aa is None or planted is None or aa.decision.interval is None:
         return False  # the budget ended the trial before its first look: not a trial
     tally.trials += 1
+    spread = _aa_spread(analysis)
+    if spread is not None:
+        tally.spreads.append(spread)
     tally.aa[aa.verdict] = tally.aa.get(aa.verdict, 0) + 1
     tally.planted[planted.verdict] = tally.planted.get(planted.verdict, 0) + 1
     shown = aa.decision.interval
@@ -110,6 +114,30 @@ def _count(store: Store, session: int, began: float, tally: Tally) -> bool:
     if aa.verdict == "same":
         tally.seconds_same.append(decided_at("spin_again", aa.decision.n) - began)
     return True
+
+
+def _aa_spread(analysis: Analysis) -> float | None:
+    by_case = {arm.id.case: {p.round: p.value for p in arm.processes if p.status == "ok" and p.value}
+               for arm in analysis.arms}
+    base, again = by_case.get("spin", {}), by_case.get("spin_again", {})
+    rounds = sorted(set(base) & set(again))
+    if len(rounds) < 3:
+        return None
+    return stats.trimmed_location([float(np.log(again[r] / base[r])) for r in rounds]).unit_sd
+
+
+def _machine(tally: Tally) -> str:
+    """The noise the trials met against the model's: a rule tuned to the model cannot reach its
+    targets on a machine whose rounds spread ten times as much, and the reader should know which."""
+    if not tally.spreads:
+        return "  this machine: too few rounds to measure its noise"
+    measured, model = float(np.median(tally.spreads)), simulate.model_spread()
+    line = (f"  this machine: A/A per-round spread {measured:.1%} (the winsorized SD the rule uses, median over "
+            f"trials); the noise model's: {model:.1%}")
+    if measured > 3 * model:
+        line += (f"\n    {measured / model:.0f}× the model's here: the planted 3% needs about {(measured / model) ** 2:.0f}× "
+                 "the model's rounds, so its detection rate says more about the machine than about the rule")
+    return line
 
 
 def summary(tally: Tally, start: int, where: Path | str, rounds: int = TRIAL_ROUNDS) -> str:
@@ -126,6 +154,7 @@ def summary(tally: Tally, start: int, where: Path | str, rounds: int = TRIAL_ROU
         _rate("A/A called the same", tally.aa.get("same", 0), n),
         _rate("planted 3% slowdown detected (slower)", tally.planted.get("slower", 0), n),
         f"  seconds to a decision, median: planted {_median(tally.seconds)}; A/A same {_median(tally.seconds_same)}",
+        _machine(tally),
         f"  runs kept in {where}",
     ])
 

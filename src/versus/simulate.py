@@ -62,6 +62,13 @@ def arm_rounds(rng: np.random.Generator, noise: Noise, trials: int, rounds: int,
     return np.stack(values)
 
 
+def model_spread(noise: Noise | None = None, rounds: int = 40, trials: int = 500, seed: int = 0) -> float:
+    """The per-round spread of an A/A log ratio under the model, as the rule sees it (the unit SD of
+    Yuen's trimmed mean, `stats.trimmed_location`), median over trials of `rounds` rounds."""
+    a, b = arm_rounds(np.random.default_rng(seed), noise or Noise(), trials, rounds, 2)
+    return float(np.median([stats.trimmed_location(list(row)).unit_sd for row in b - a]))
+
+
 @dataclass
 class Counts:
     """Verdicts of many trials of one comparison, and the rounds each decision took."""
