@@ -478,7 +478,6 @@ def _reproduce(analysis: Analysis) -> str:
              ("status", str(session.get("status", "")))]
     if analysis.stopped:
         items.append(("stopped because", analysis.stopped))
-    items += [("note", note) for note in analysis.notes]
     facts = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in items)
     shown = (f'<pre class="command">{_e(command)}</pre>' if command else "<p>The command is not stored.</p>")
     return f"<h3>Reproduce</h3>{shown}<dl>{facts}</dl>"

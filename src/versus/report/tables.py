@@ -48,6 +48,7 @@ def header_lines(analysis: Analysis) -> list[str]:
                  "experiment for its comparisons and for its claims; each interval at the level that decided it")
     if analysis.lacks:
         lines.append(f"this session lacks {analysis.lacks}")
+    lines += [f"note: {note}" for note in analysis.notes]
     return lines
 
 
