@@ -525,3 +525,20 @@ def test_the_serialization_chart_says_which_operations_the_session_did_not_measu
     rows = [charts.Row("java", "jdk17", {"create": (50.0, 40.0, 60.0), "serialize": (5e3, 4e3, 6e3)}, 900.0, 300.0)]
     drawn = charts.draw(rows, tmp_path / "standard.svg", "standard", 1).read_text()
     assert drawn.count("not measured in this session") == 1
+
+
+def test_the_analysis_notes_reach_every_format_once(claims_page):
+    """Notes (rounds left out before a warmup raise, definitions that did not load) were shown only in
+    the HTML page's reproduce section; a terminal reader never saw them."""
+    import io
+
+    from versus.report import html as html_report
+    from versus.report import markdown, terminal
+
+    analysis, _ = claims_page
+    analysis.notes.append("3 process runs ran before their arm's warmup was last raised")
+    shown = io.StringIO()
+    terminal.render(analysis, shown)
+    assert shown.getvalue().count("note: 3 process runs ran before") == 1
+    assert markdown.render(analysis).count("note: 3 process runs ran before") == 1
+    assert html_report.render(analysis).count("3 process runs ran before") == 1
