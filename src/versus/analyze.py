@@ -39,6 +39,11 @@ class ProcessFacts:
     steady: str
     wall_ns: int
 
+    @property
+    def warmup(self) -> int:
+        """Warmup samples it ran: fewer than a later process of its arm after a raise (judge.settled)."""
+        return sum(1 for _, warm in self.samples if warm)
+
 
 @dataclass
 class ArmResult:
@@ -202,7 +207,7 @@ def _observations(arms: list[ArmResult]) -> judge.Observations:
         for process in arm.processes:
             if process.status == "ok":
                 observations.setdefault(arm.index, {})[process.round] = judge.Facts(
-                    process.value, process.metrics, process.wall_ns, sum(1 for _, warm in process.samples if warm))
+                    process.value, process.metrics, process.wall_ns, process.warmup)
     return observations
 
 
@@ -242,7 +247,7 @@ def _before_raise(arms: list[ArmResult]) -> int:
     """Successful process runs with fewer warmup samples than their arm's last one."""
     count = 0
     for arm in arms:
-        warmups = [sum(1 for _, warm in p.samples if warm) for p in arm.processes if p.status == "ok"]
+        warmups = [p.warmup for p in arm.processes if p.status == "ok"]
         count += sum(1 for w in warmups if warmups and w != warmups[-1])
     return count
 

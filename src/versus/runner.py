@@ -61,7 +61,7 @@ def run_session(store: Store, jobs: list[Job], scheduler: Scheduler, executor: E
     pending: dict[int, int] = {}  # more warmup for these arms, from their next round on
     try:
         for batch in scheduler.batches():
-            for index in batch.arms:  # a round runs every arm with the same warmup
+            for index in batch.arms:  # a raise takes effect from the arm's next round
                 if index in pending:
                     jobs[index].method = jobs[index].method.model_copy(update={"warmup": pending.pop(index)})
             for index in batch.arms:
