@@ -52,7 +52,10 @@ def _measured(instance: dict[str, Any], ratio: bool) -> str:
         return instance.get("note") or "no interval"
     if instance.get("note"):
         return f"{shown['value']:.3g}{sign} (rounds disagree: no usable interval yet)"
-    return f"{shown['value']:.3g}{sign} [{shown['low']:.3g}, {shown['high']:.3g}] at {units.level(instance['level'])}"
+    ends = instance.get("ends_one_sided")
+    level = f"at {units.level(ends[0])} / {units.level(ends[1])} one-sided" if ends and abs(ends[0] - ends[1]) > 1e-12 \
+        else f"at {units.level(instance['level'])}"
+    return f"{shown['value']:.3g}{sign} [{shown['low']:.3g}, {shown['high']:.3g}] {level}"
 
 
 def table(doc: dict[str, Any], experiment: str) -> str:

@@ -1,6 +1,8 @@
-"""Claims decided per experiment on a stored session, under the current rule and under the rule before
-2026-11-24, when a claim with one bound was judged by a two-sided interval at 1 − α_k (now 1 − 2α_k:
-a one-sided test, docs/method.md). The same rounds, judged both ways: what the change alone decides.
+"""Claims decided per experiment on a stored session, under the current rule and with each pair of a
+claim over several pairs tested as a claim of its own (the rule before 2026-11-26; now the claim is an
+intersection–union test whose "holds" end has its pairs' summed share of α, docs/method.md). The same
+rounds, judged both ways: what the change alone decides. (The rounds a session ran were chosen while it
+ran, by the rule it ran with.)
 
 Usage: .venv/bin/python scripts/rejudge_claims.py DB [SESSION]
 """
@@ -9,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from versus import stats
+from versus import judge
 from versus.analyze import analyze
 from versus.errors import VersusError
 from versus.store import Store
@@ -40,17 +42,18 @@ def main(argv: list[str]) -> int:
         return 2
     session = int(argv[1]) if len(argv) > 1 else 1
     try:
-        now = decided(db, session)
-        current = stats.BoundRule.level
-        stats.BoundRule.level = lambda self, spend: 1 - spend  # the old rule
+        shares = judge.Shares.of
         try:
+            judge.Shares.of = lambda items, _=True: shares(items, True)  # type: ignore[method-assign]
+            now = decided(db, session)
+            judge.Shares.of = lambda items, _=True: shares(items, False)  # type: ignore[method-assign]
             before = decided(db, session)
         finally:
-            stats.BoundRule.level = current
+            judge.Shares.of = shares  # type: ignore[method-assign]
     except VersusError as error:
         print(f"rejudge_claims: {error}", file=sys.stderr)
         return 2
-    print("experiment | claims | decided now (one-sided for one bound) | decided two-sided (before 2026-11-24)")
+    print("experiment | claims | decided now (intersection–union) | decided pair by pair (before 2026-11-26)")
     for name, (done, measured) in now.items():
         print(f"{name} | {measured} | {done} | {before[name][0]}")
     print(f"all | {sum(m for _, m in now.values())} | {sum(d for d, _ in now.values())} | "

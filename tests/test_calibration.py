@@ -43,6 +43,27 @@ def test_a_claim_whose_truth_is_its_bound_is_rejected_at_most_alpha_of_the_time(
     assert counts.count("does not hold") / TRIALS <= stats.ALPHA / 2  # 1.7% here; spending 2α gives 3.7%
 
 
+def test_a_claim_over_three_pairs_keeps_its_alpha_under_the_noise_model():
+    """Intersection–union under the model, sequential from 3 rounds: a claim "≥ 1.03" over 3 pairs,
+    alone in its family (α = 5%, 1.67% a pair). All three truths on the bound: "does not hold" (any
+    pair) at most α of the time. One on the bound and two at 1.3 (the limit of a false claim):
+    "holds" (every pair, the first tested at 3 × 1.67% a look) at most α."""
+    rule = stats.BoundRule(math.log(1.03), None, pairs=3)
+    alpha, trials = stats.ALPHA / 3, 2000
+
+    def verdicts(effects, seed):
+        rng = np.random.default_rng(seed)
+        rows = []
+        for effect in effects:
+            a, b = simulate.arm_rounds(rng, simulate.Noise(), trials, ROUNDS, 2)
+            rows.append(b - a + math.log(effect))
+        return [{stats.sequential(list(rows[p][t]), rule, alpha, start=3).verdict for p in range(len(effects))}
+                for t in range(trials)]
+
+    assert sum("does not hold" in v for v in verdicts([1.03] * 3, 301)) / trials <= stats.ALPHA
+    assert sum(v == {"holds"} for v in verdicts([1.03, 1.3, 1.3], 302)) / trials <= stats.ALPHA
+
+
 def test_spells_that_hit_one_arm_of_a_round_do_not_break_it():
     """The variant of the model where a slow spell catches each arm of a round with probability 0.7."""
     noise = simulate.Noise(spell_hit=0.7)

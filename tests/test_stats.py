@@ -77,8 +77,8 @@ def test_exact_values_decide_at_once():
     assert decision.verdict == "holds" and decision.interval == stats.Interval(4.0, 4.0, 4.0)
 
 
-def _bounds(low, high):
-    return stats.BoundRule(None if low is None else math.log(low), None if high is None else math.log(high))
+def _bounds(low, high, pairs=1):
+    return stats.BoundRule(None if low is None else math.log(low), None if high is None else math.log(high), pairs)
 
 
 @pytest.mark.parametrize("true,low,high,verdict", [
@@ -93,11 +93,13 @@ def test_claims_with_min_max_or_both(true, low, high, verdict):
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.floats(-3, 3), min_size=0, max_size=40), st.floats(-0.5, 0.5),
-       st.sampled_from([(None, 1.0), (1.0, None), (0.8, 1.25), (None, 0.5), (2.0, 3.0)]), st.integers(2, 10))
-def test_the_interval_shown_is_the_one_that_decided(noise, shift, bounds, start):
-    """No interval that clears a bound next to 'inconclusive', none that straddles it next to 'holds'."""
+       st.sampled_from([(None, 1.0), (1.0, None), (0.8, 1.25), (None, 0.5), (2.0, 3.0)]), st.integers(2, 10),
+       st.integers(1, 6))
+def test_the_interval_shown_is_the_one_that_decided(noise, shift, bounds, start, pairs):
+    """No interval that clears a bound next to 'inconclusive', none that straddles it next to 'holds'
+    (also where a claim over several pairs tests its two ends at different levels)."""
     units = [shift + 0.05 * x for x in noise]
-    rule = _bounds(*bounds)
+    rule = _bounds(bounds[0], bounds[1], pairs)
     decision = stats.sequential(units, rule, 0.01, start)
     shown = decision.interval
     if shown is None:
@@ -138,6 +140,33 @@ def test_a_claim_on_its_bound_errs_at_alpha_one_sided_and_half_of_it_within_a_ra
     rate = verdicts.count("does not hold") / trials
     assert wrong * 0.85 <= rate <= wrong * 1.15
     assert stats.sequential(list(units[0]), rule, 0.05, sequential_looks=False).level == pytest.approx(1 - 2 * wrong)
+
+
+@pytest.mark.parametrize("bounds", [(1.0, None), (None, 1.0)])
+def test_a_claim_over_four_pairs_errs_at_most_its_alpha_either_way(bounds):
+    """Intersection–union: a claim over 4 pairs, whose experiment gives it α = 5% (1.25% a pair),
+    one look. Every pair's truth on the bound: the claim is wrongly "does not hold" when any pair is,
+    1 − (1 − 1.25%)⁴ ≈ 4.9%. One pair's truth on the bound (the limit of a false claim) and the others
+    far inside: wrongly "holds" about 5% of the time, its deciding end tested at 4 × 1.25%. Bonferroni
+    over the pairs on both ends (1.25%) fails the second check; spending more than α fails either."""
+    rng = np.random.default_rng(23)
+    rule, trials, alpha = _bounds(bounds[0], bounds[1], 4), 12_000, 0.05 / 4
+    inside = 2.0 if bounds[0] is not None else -2.0  # log ratio far inside the bound
+
+    def verdicts(truths):
+        units = rng.normal(0, 0.03, (len(truths), trials, 5)) + np.asarray(truths)[:, None, None]
+        return [{stats.sequential(list(units[p, t]), rule, alpha, sequential_looks=False).verdict
+                 for p in range(len(truths))} for t in range(trials)]
+
+    on_bound = verdicts([0.0, 0.0, 0.0, 0.0])
+    wrong_not = sum("does not hold" in v for v in on_bound) / trials
+    assert 0.049 * 0.85 <= wrong_not <= 0.05 * 1.1
+    one_out = verdicts([0.0, inside, inside, inside])
+    wrong_holds = sum(v == {"holds"} for v in one_out) / trials
+    assert 0.05 * 0.85 <= wrong_holds <= 0.05 * 1.15
+    shown = stats.sequential(list(rng.normal(0, 0.03, 5)), rule, alpha, sequential_looks=False)
+    holds_end = shown.sides[0] if bounds[0] is not None else shown.sides[1]
+    assert holds_end == pytest.approx(1 - 0.05) and max(shown.sides) == pytest.approx(1 - alpha)
 
 
 def test_equivalence_is_found_for_equal_arms_and_never_for_five_percent():

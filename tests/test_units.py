@@ -176,3 +176,30 @@ def test_a_raise_costs_only_the_pairs_of_the_arm_raised():
     steady_ = {0: 2, 1: 2, 2: 2, 4: 2}  # round 3 failed
     assert settled([raised, steady_], 3) == ([2, 3, 4], 0)
     assert settled([steady_, {r: 2 for r in range(5)}], 3) == ([0, 1, 2, 3, 4], 0)
+
+
+def test_a_claims_pairs_share_its_alpha_and_test_holds_at_their_sum():
+    """Intersection–union (judge.Shares): an experiment with a claim over 3 pairs and one over 1
+    splits α over its 4 pairs, but the first claim's end that can only say "holds" is tested at its
+    3 pairs' share. The same rounds decide "holds" for the 3-pair claim, not for a lone pair."""
+    from versus.experiment import Claim, Side
+    from versus.items import Item
+    from versus.judge import Facts, Shares, judge
+
+    def claim(name: str) -> Claim:
+        return Claim(id=name, statement="", source="", numerator=Side(case="a", runtime="x"),
+                     denominator=Side(case="a", runtime="y"), min=1.5)
+
+    wide, lone = claim("wide"), claim("lone")
+    items = [Item("e", 0, 1, wide), Item("e", 2, 3, wide), Item("e", 4, 5, wide), Item("e", 6, 7, lone),
+             Item("other", 0, 1, claim("wide")), Item("e", 0, 1)]
+    shares = Shares.of(items)
+    assert [shares.pairs(i) for i in items] == [3, 3, 3, 1, 1, 1]
+    assert shares.alpha(items[0]) == shares.alpha(items[3]) == 0.05 / 4 and shares.alpha(items[5]) == 0.05
+    assert [Shares.of(items, intersection_union=False).pairs(i) for i in items] == [1] * 6  # stored sessions
+    ratios = [2.3, 2.5, 2.1]
+    observations = {0: {r: Facts(v) for r, v in enumerate(ratios)}, 1: {r: Facts(1.0) for r in range(3)}}
+    as_wide = judge(items[0], observations, shares.alpha(items[0]), 3, pairs=3)
+    as_lone = judge(items[0], observations, shares.alpha(items[0]), 3, pairs=1)
+    assert (as_wide.verdict, as_lone.verdict) == ("holds", "inconclusive")
+    assert as_wide.sides is not None and as_wide.sides[0] < as_wide.sides[1] and as_wide.asymmetric

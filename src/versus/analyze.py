@@ -220,13 +220,13 @@ def analyze(store: Store, session_id: int | None = None, delta: float = stats.DE
     sequential = bool(methods)  # sessions run by this versus were sequential; imports and old ones are judged once
     settle = bool(plan.get("settled"))  # sessions since rounds before a warmup raise are left out
     items = items_of(arms, experiments)
-    sizes = judge.family_sizes(items)
+    shares = judge.Shares.of(items, bool(plan.get("intersection_union")))  # sessions since a claim's pairs share its α
     observations = _observations(arms)
     judged = []
     for item in items:
         start = int(methods.get(item.experiment, {}).get("processes", stats.FIRST_LOOK))
-        decision = judge.judge(item, observations, judge.alpha_of(item, sizes), start, sequential=sequential,
-                               settle=settle)
+        decision = judge.judge(item, observations, shares.alpha(item), start, sequential=sequential,
+                               settle=settle, pairs=shares.pairs(item))
         denominator = arms[item.denominator] if item.denominator is not None else None
         entry = Judged(item, arms[item.numerator], denominator, decision)
         if not decision.decided and decision.rounds_needed:

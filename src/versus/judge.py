@@ -47,25 +47,43 @@ def _value(facts: Facts, metric: str) -> float | None:
     return facts.metrics.get(metric) if metric else facts.value
 
 
-def family_sizes(items: Sequence[Item]) -> dict[tuple[str, str], int]:
-    sizes: dict[tuple[str, str], int] = {}
-    for item in items:
-        sizes[(item.experiment, item.family)] = sizes.get((item.experiment, item.family), 0) + 1
-    return sizes
+@dataclass(frozen=True)
+class Shares:
+    """How an experiment's α is shared: each family (comparisons, claims) has α, split equally among
+    its items (Bonferroni; a claim over k pairs of arms has k items, so a k·α share); and over how many
+    pairs each claim is stated, for its intersection–union test (`stats.BoundRule.tails`)."""
+
+    families: dict[tuple[str, str], int]
+    claims: dict[tuple[str, str], int]
+
+    @classmethod
+    def of(cls, items: Sequence[Item], intersection_union: bool = True) -> Shares:
+        """`intersection_union`: False for sessions stored before it, whose claims' pairs were each
+        tested as a claim of their own, so that their report shows what the run decided."""
+        families: dict[tuple[str, str], int] = {}
+        claims: dict[tuple[str, str], int] = {}
+        for item in items:
+            families[(item.experiment, item.family)] = families.get((item.experiment, item.family), 0) + 1
+            if item.claim is not None and intersection_union:
+                claims[(item.experiment, item.claim.id)] = claims.get((item.experiment, item.claim.id), 0) + 1
+        return cls(families, claims)
+
+    def alpha(self, item: Item) -> float:
+        """The item's share of its experiment's family-wise α."""
+        return stats.bonferroni(stats.ALPHA, self.families.get((item.experiment, item.family), 1))
+
+    def pairs(self, item: Item) -> int:
+        """How many pairs of arms the item's claim is stated over (1 for a comparison)."""
+        return self.claims.get((item.experiment, item.claim.id), 1) if item.claim is not None else 1
 
 
-def alpha_of(item: Item, sizes: dict[tuple[str, str], int]) -> float:
-    """The item's share of its experiment's family-wise α (Bonferroni)."""
-    return stats.bonferroni(stats.ALPHA, sizes.get((item.experiment, item.family), 1))
-
-
-def rule_of(item: Item, scale: str) -> stats.Rule:
+def rule_of(item: Item, scale: str, pairs: int = 1) -> stats.Rule:
     if item.claim is None:
         return stats.ComparisonRule()
     low, high = item.claim.min, item.claim.max
     if scale == "log":
-        return stats.BoundRule(math.log(low) if low else None, math.log(high) if high else None)
-    return stats.BoundRule(low, high)
+        return stats.BoundRule(math.log(low) if low else None, math.log(high) if high else None, pairs)
+    return stats.BoundRule(low, high, pairs)
 
 
 def settled(warmups: Sequence[dict[int, int]], start: int) -> tuple[list[int], int]:
@@ -91,9 +109,10 @@ def settled(warmups: Sequence[dict[int, int]], start: int) -> tuple[list[int], i
 
 
 def judge(item: Item, observations: Observations, alpha: float, start: int, sequential: bool = True,
-          settle: bool = True) -> stats.Decision:
+          settle: bool = True, pairs: int = 1) -> stats.Decision:
     """Replay the sequential design over this item's rounds, in round order: with `settle`, only
-    those at the latest warmup (`settled`; sessions stored before it analyse every round)."""
+    those at the latest warmup (`settled`; sessions stored before it analyse every round). `pairs`:
+    how many pairs the item's claim is stated over (`Shares.pairs`)."""
     settle = settle and sequential
     top = observations.get(item.numerator, {})
     for arm in item.arms:
@@ -109,7 +128,7 @@ def judge(item: Item, observations: Observations, alpha: float, start: int, sequ
         values = [v for r in kept if (v := _value(top[r], item.metric)) is not None]
         scale = "log" if all(v > 0 for v in values) else "linear"
         units = [math.log(v) for v in values] if scale == "log" else values
-        decision = stats.sequential(units, rule_of(item, scale), alpha, start, scale=scale,
+        decision = stats.sequential(units, rule_of(item, scale, pairs), alpha, start, scale=scale,
                                     sequential_looks=sequential, spent=spent)
         return _left_out(decision, len(rounds) - len(kept))
     bottom = observations.get(item.denominator, {})
@@ -118,7 +137,7 @@ def judge(item: Item, observations: Observations, alpha: float, start: int, sequ
     if any(v <= 0 for v in [*a.values(), *b.values()]):
         return stats.Decision("inconclusive", None, 0.0, 0, True,
                               note=f"{_what(item)} is 0 or negative in some process: no ratio")
-    rule = rule_of(item, "log")
+    rule = rule_of(item, "log", pairs)
     every = sorted(set(a) | set(b))
     kept, spent = settled([{r: top[r].warmup for r in a}, {r: bottom[r].warmup for r in b}], start) \
         if settle else (every, 0)

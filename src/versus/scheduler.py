@@ -57,7 +57,8 @@ class Status:
 class Scheduler:
     def __init__(self, plan: Plan, observations: judge.Observations, seed: int, budget: Budget,
                  done: dict[int, set[int]] | None = None, broken: set[int] | None = None,
-                 max_extra_rounds: int = MAX_EXTRA_ROUNDS, settle: bool = True) -> None:
+                 max_extra_rounds: int = MAX_EXTRA_ROUNDS, settle: bool = True,
+                 intersection_union: bool = True) -> None:
         self.plan = plan
         self.settle = settle
         self.max_extra_rounds = max_extra_rounds
@@ -66,7 +67,7 @@ class Scheduler:
         self.budget = budget
         self.done = done if done is not None else {i: set() for i in range(len(plan.arms))}
         self.broken = broken if broken is not None else set()
-        self.sizes = judge.family_sizes(plan.items)
+        self.shares = judge.Shares.of(plan.items, intersection_union)
         self.wall: dict[int, list[int]] = {}
         self.status = Status()
         self._group_of = {arm: g for g, members in enumerate(plan.groups) for arm in members}
@@ -109,8 +110,8 @@ class Scheduler:
         """Every item's decision as of now; undecided ones are open."""
         decisions = []
         for index, item in enumerate(self.plan.items):
-            decision = judge.judge(item, self.observations, judge.alpha_of(item, self.sizes), self.start_of(item.numerator),
-                                   settle=self.settle)
+            decision = judge.judge(item, self.observations, self.shares.alpha(item), self.start_of(item.numerator),
+                                   settle=self.settle, pairs=self.shares.pairs(item))
             decisions.append((index, decision))
         self.status.open_items = [i for i, d in decisions if not d.decided]
         self.status.open_claims = sum(1 for i in self.status.open_items if self.plan.items[i].claim is not None)

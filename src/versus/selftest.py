@@ -64,7 +64,8 @@ def run_selftest(seconds: float, db: Path | None, trials: int = 0, start: int = 
     method = plan.methods[experiment.name]
     while time.monotonic() < deadline and (not trials or tally.trials < trials):
         session = store.new_session(tally.trials, sys.argv, {}, {"selftest": True, "trial": tally.trials},
-                                    definitions_of(plan), {"methods": {experiment.name: method.model_dump()}, "settled": True},
+                                    definitions_of(plan), {"methods": {experiment.name: method.model_dump()}, "settled": True,
+                                                          "intersection_union": True},
                                     versus_info())
         jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method.model_dump())), method, inner)
                 for i, arm in enumerate(plan.arms)]

@@ -104,9 +104,10 @@ def with_baseline(loaded: list[Experiment], baseline: str) -> list[Experiment]:
 
 
 def _plan_record(plan: Plan, options: Options) -> dict[str, Any]:
-    # "settled": this session's items are judged on the rounds at their latest warmup (judge.settled)
+    # "settled": this session's items are judged on the rounds at their latest warmup (judge.settled);
+    # "intersection_union": a claim over k pairs tests "holds" at k times a pair's α (judge.Shares)
     return {"methods": {k: m.model_dump() for k, m in plan.methods.items()}, "params": plan.params,
-            "budget": options.budget, "notes": plan.notes, "settled": True}
+            "budget": options.budget, "notes": plan.notes, "settled": True, "intersection_union": True}
 
 
 def start(store: Store, options: Options, seed: int, executor: Executor, progress: Progress | None = None,
@@ -206,8 +207,9 @@ def _spent(store: Store, session_id: int, created: float) -> float:
 def _run(store: Store, session_id: int, plan: Plan, jobs: list[Job], seed: int, executor: Executor,
          progress: Progress | None, budget: Budget, done: dict[int, set[int]],
          observations: judge.Observations | None = None) -> None:
-    settle = bool(store.session(session_id)["plan"].get("settled"))  # as analyze will judge it
-    scheduler = Scheduler(plan, observations or {}, seed, budget, done or None, settle=settle)
+    stored = store.session(session_id)["plan"]  # judged as analyze will judge it
+    scheduler = Scheduler(plan, observations or {}, seed, budget, done or None, settle=bool(stored.get("settled")),
+                          intersection_union=bool(stored.get("intersection_union")))
     try:
         run_session(store, jobs, scheduler, executor, progress)
     except BaseException:

@@ -9,9 +9,10 @@
   6, 8, 10, …). Look k may spend α·1/(k(k+1)) of the item's error rate; the sum over every look is α,
   so by the union bound the error rate holds however the rounds are stopped (the design is fixed
   before any data is seen). The first look whose interval clears a threshold decides, and that
-  interval, at its level, is the one reported. The level is 1 − spend for comparisons and ranges
-  (two tails can mislead) and 1 − 2·spend for a claim with one bound (only one can: `BoundRule.level`).
-- Multiplicity: an experiment's comparisons share α = 5%, and its claims another 5% (Bonferroni).
+  interval, at its level, is the one reported. Each end misses by spend/2 for comparisons and ranges
+  (two tails can mislead) and by spend for a claim with one bound (only one can: `BoundRule.tails`);
+  for a claim over k pairs, the end that can only say "holds" misses by k·spend (intersection–union).
+- Multiplicity: an experiment's comparisons share α = 5%, and its claims' pairs another 5% (Bonferroni).
 """
 from __future__ import annotations
 
@@ -120,8 +121,15 @@ def t_quantile(probability: float, df: float) -> float:
 
 def interval(location: Location, level: float) -> tuple[float, float]:
     """The two-sided interval at `level` on the analysis scale."""
-    half = t_quantile(0.5 + level / 2, location.df) * location.se if location.se > 0 else 0.0
-    return location.center - half, location.center + half
+    return bounds(location, (1 - level) / 2, (1 - level) / 2)
+
+
+def bounds(location: Location, low_tail: float, high_tail: float) -> tuple[float, float]:
+    """The interval whose low end misses by `low_tail` (one-sided) and high end by `high_tail`."""
+    if location.se <= 0:
+        return location.center, location.center
+    return (location.center - t_quantile(1 - low_tail, location.df) * location.se,
+            location.center + t_quantile(1 - high_tail, location.df) * location.se)
 
 
 # --- rules --------------------------------------------------------------------------------------
@@ -131,8 +139,9 @@ class Rule(Protocol):
 
     def verdict(self, low: float, high: float) -> str | None: ...
 
-    def level(self, spend: float) -> float:
-        """The two-sided level whose interval gives a wrong verdict with probability ≤ `spend`."""
+    def tails(self, spend: float) -> tuple[float, float]:
+        """What each end of the interval may miss by (one-sided error of its low end, of its high end)
+        so that a wrong verdict has probability ≤ `spend`."""
 
     def margin(self, center: float) -> float:
         """How far `center` lies inside a deciding region: the half-width that would decide; ≤ 0: none."""
@@ -162,10 +171,10 @@ class ComparisonRule:
         down, up = self.edges
         return max(center - up, down - center, min(up - center, center - down))
 
-    def level(self, spend: float) -> float:
+    def tails(self, spend: float) -> tuple[float, float]:
         # a true ratio inside ±δ can be called faster (upper end too low) or slower (lower end too
         # high): both tails can mislead, so each gets half
-        return 1 - spend
+        return spend / 2, spend / 2
 
 
 @dataclass(frozen=True)
@@ -174,6 +183,7 @@ class BoundRule:
 
     low: float | None  # on the analysis scale
     high: float | None
+    pairs: int = 1  # pairs of arms the claim is stated over: it holds only if every pair holds
 
     def verdict(self, low: float, high: float) -> str | None:
         floor = -math.inf if self.low is None else self.low
@@ -191,13 +201,24 @@ class BoundRule:
         outside = max(floor - center, center - ceiling)
         return max(inside, outside)
 
-    def level(self, spend: float) -> float:
+    def tails(self, spend: float) -> tuple[float, float]:
         """One bound (≥ min or ≤ max): whatever the truth, only one tail can mislead (a true ratio
         ≥ min is wrongly "does not hold" only when the upper end falls below it; one below min is
-        wrongly "holds" only when the lower end rises above it), so a one-sided test at `spend`, the
-        two-sided interval at 1 − 2·spend, errs with probability ≤ spend. A range [min, max] keeps
-        1 − spend: a truth inside it can be missed on either side."""
-        return 1 - 2 * spend if (self.low is None) != (self.high is None) else 1 - spend
+        wrongly "holds" only when the lower end rises above it), so each end is a one-sided test at
+        `spend`. A range [min, max] gives each end spend/2: a truth inside it can be missed on either
+        side.
+
+        A claim over k pairs (one bound) is an intersection–union test (Berger 1982): it holds only
+        if every pair holds, so it is wrongly "holds" only if a pair whose truth is outside its
+        bound is wrongly "holds", which its own deciding end allows with probability k·spend at most
+        (k·α over its looks); it is wrongly "does not hold" if any of its k pairs is, each at
+        spend, k·α at most. Either way the claim errs with probability ≤ k·α, the share of its k
+        pairs in the experiment's α (`judge.Shares`): the end that can only say "holds" may miss by
+        k·spend."""
+        if (self.low is None) == (self.high is None):
+            return spend / 2, spend / 2
+        holds = min(0.5, self.pairs * spend)
+        return (holds, spend) if self.low is not None else (spend, holds)
 
 
 # --- decisions ----------------------------------------------------------------------------------
@@ -213,6 +234,12 @@ class Decision:
     rounds_needed: int | None = None  # undecided: the look that would decide at today's estimate
     mde: float | None = None  # undecided comparisons: relative change detectable at the next look
     left_out: int = 0  # rounds before the warmup was last raised (judge.settled): not analysed
+    sides: tuple[float, float] | None = None  # one-sided level of the low end, of the high end
+
+    @property
+    def asymmetric(self) -> bool:
+        """Whether the ends were tested at different levels (a claim over several pairs)."""
+        return self.sides is not None and abs(self.sides[0] - self.sides[1]) > 1e-12
 
     @property
     def decided(self) -> bool:
@@ -272,19 +299,21 @@ def sequential(units: Sequence[float], rule: Rule, alpha: float, start: int = FI
     latest: Decision | None = None
     for n, spend in schedule:
         location = locate(n)
-        level = rule.level(spend)
-        low, high = interval(location, level)
+        tails = rule.tails(spend)
+        low, high = bounds(location, *tails)
         verdict = rule.verdict(low, high)
         shown = _to_interval(location, low, high, scale)
+        level, sides = 1 - sum(tails), (1 - tails[0], 1 - tails[1])
         if verdict:
-            return Decision(verdict, shown, level, n, paired)
-        latest = Decision("inconclusive", shown, level, n, paired)
+            return Decision(verdict, shown, level, n, paired, sides=sides)
+        latest = Decision("inconclusive", shown, level, n, paired, sides=sides)
     assert latest is not None  # available ≥ FIRST_LOOK guarantees one look
     location = locate(available)
     needed = rounds_needed(location, rule, alpha, start, spent=spent) if sequential_looks else None
     mde = detectable(location, alpha, start, latest.n, spent=spent) if isinstance(rule, ComparisonRule) else None
     note = _unusable(latest.interval, scale)
-    return Decision("inconclusive", latest.interval, latest.level, latest.n, paired, note, needed, mde)
+    return Decision("inconclusive", latest.interval, latest.level, latest.n, paired, note, needed, mde,
+                    sides=latest.sides)
 
 
 def _exact(values: Sequence[float]) -> bool:
@@ -320,8 +349,8 @@ def rounds_needed(location: Location, rule: Rule, alpha: float, start: int, limi
     for n, spend in _schedule_after(start, alpha, location.n, spent):
         if n > limit:
             return None
-        quantile = t_quantile(0.5 + rule.level(spend) / 2, max(1.0, n * (1 - 2 * TRIM) - 1))
-        if spread == 0 or quantile * spread / math.sqrt(n) < margin:
+        projected = Location(location.center, spread / math.sqrt(n), max(1.0, n * (1 - 2 * TRIM) - 1), n)
+        if spread == 0 or rule.verdict(*bounds(projected, *rule.tails(spend))):
             return n
     return None
 

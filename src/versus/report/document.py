@@ -49,6 +49,7 @@ def _arm(arm: ArmResult, runs: dict[int, list[dict[str, Any]]]) -> dict[str, Any
 def _decision(judged: Judged) -> dict[str, Any]:
     decision = judged.decision
     return {"verdict": decision.verdict, "ratio": _interval(decision.interval), "level": decision.level,
+            "ends_one_sided": list(decision.sides) if decision.sides else None,
             "rounds": decision.n, "rounds_left_out": decision.left_out, "paired": decision.paired, "note": decision.note,
             "rounds_needed": decision.rounds_needed, "seconds_needed": judged.seconds_needed,
             "minimal_detectable_effect": decision.mde}

@@ -88,7 +88,7 @@ def measured(judged: Judged) -> str:
         if not judged.item.metric and judged.decision.interval is not None:
             shown = judged.decision.interval
             text = (f"{units.duration(shown.value)} [{units.duration(shown.low)}, {units.duration(shown.high)}] "
-                    f"at {units.level(judged.decision.level)}") if not judged.decision.note else text
+                    f"{units.confidence(judged.decision)}") if not judged.decision.note else text
     return text
 
 

@@ -40,6 +40,14 @@ def level(value: float) -> str:
     return f"{100 * value:.{min(digits, 6)}f}%"
 
 
+def confidence(decision: Decision) -> str:
+    """'at 99.69%', or where the ends were tested at different levels (a claim over several pairs:
+    the end that can only say "holds" at k times the α), each end's one-sided level."""
+    if decision.asymmetric and decision.sides is not None:
+        return f"at {level(decision.sides[0])} / {level(decision.sides[1])} one-sided"
+    return f"at {level(decision.level)}"
+
+
 def ratio(decision: Decision) -> str:
     """The ratio with the interval that decided it (and its level), or the words saying why there is none."""
     shown = decision.interval
@@ -47,7 +55,7 @@ def ratio(decision: Decision) -> str:
         return decision.note or "no interval"
     if decision.note:
         return f"{shown.value:.3g}× ({decision.note})"
-    return f"{shown.value:.3g}× [{shown.low:.3g}, {shown.high:.3g}] at {level(decision.level)}"
+    return f"{shown.value:.3g}× [{shown.low:.3g}, {shown.high:.3g}] {confidence(decision)}"
 
 
 def bounds(low: float | None, high: float | None) -> str:
