@@ -348,3 +348,49 @@ def test_quick_measures_only_the_arms_its_claims_compare(tmp_path):
     (bare / "experiment.toml").write_text(unclaimed[:unclaimed.index("[[claims]]")] + idle)
     kept = make_plan([load(bare)], None, None, True, {})  # no claims: every arm of its [quick] method
     assert sorted(a.case.name for a in kept.arms) == ["fast", "idle", "slow"]
+
+
+def test_progress_without_a_terminal_prints_a_plain_line_at_most_once_a_minute():
+    """`make run > log`: the live bar draws nothing there, so a lab of half an hour said nothing until
+    its report. A line at most every 60 s says how far it got, failures at once."""
+    import io
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from rich.console import Console
+
+    from versus.drivers.base import FAILED, OK
+    from versus.progress import RichProgress
+    from versus.scheduler import Batch
+
+    out, now = io.StringIO(), [0.0]
+    progress = RichProgress(Console(file=out, force_terminal=False, width=200), clock=lambda: now[0])
+    progress.start(10, 0, 600.0)
+    job = cast(Any, SimpleNamespace(arm=SimpleNamespace(key="fib/fib_recursive/cruby@3.1.7")))
+    for second in (10.0, 50.0, 61.0, 90.0, 125.0):
+        now[0] = second
+        progress.advance(job, Batch(0, [0], 0), ProcessRun(OK), "budget left 9.0 min · 3 claims open")
+    now[0] = 130.0
+    progress.advance(job, Batch(1, [0], 0, sequential=True), ProcessRun(FAILED, reason="exit 1"), "")
+    progress.stop()
+    lines = [line for line in out.getvalue().splitlines() if line.startswith("versus:")]
+    assert lines == ["versus: 3 process runs · round 1 · fib/fib_recursive/cruby@3.1.7 · budget left 9.0 min · "
+                     "3 claims open",
+                     "versus: 5 process runs · round 1 · fib/fib_recursive/cruby@3.1.7 · budget left 9.0 min · "
+                     "3 claims open"]
+    assert "failed fib/fib_recursive/cruby@3.1.7 round 2: exit 1" in out.getvalue()
+
+
+def test_a_claim_pair_not_yet_looked_at_gets_its_first_look_before_the_whole_claim(tmp_path, db):
+    """make run, 2026-11-26: Jython 2.5.0 ÷ JRuby 1.0 (`jython-vs-jruby-2009`) kept 1 round after its
+    warmup raise left 2 out, and never got the 2 more a look needs: its claim's other pair needed
+    dozens of rounds, so the claim as a whole was dear. One look may settle the claim alone: here the
+    unseen pair (2 rounds, 40 s) goes before four-times (60 s), which the whole of ten-times (120 s) would not."""
+    scheduler = _swept_claims(tmp_path, db)
+    decisions = {i: Decision("holds", None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    decisions[_pair(scheduler, "ten-times", "1")] = _open(12.0, more=40)  # inside, 40 cheap rounds
+    decisions[_pair(scheduler, "ten-times", "2")] = Decision("inconclusive", None, 0.0, 1, True)  # 1 round
+    decisions[_pair(scheduler, "four-times", "1")] = _open(4.0, more=30)  # 30 cheap rounds: 60 s
+    scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
+    index, _, _, step = scheduler._choose(decisions, {})
+    assert index == _pair(scheduler, "ten-times", "2") and step == 2  # 2 dear rounds (40 s) to its first look

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.markup import escape
@@ -11,10 +13,17 @@ from .drivers import FAILED, ProcessRun
 from .runner import Job
 from .scheduler import Batch
 
+QUIET_LINE_EVERY = 60.0  # seconds between plain progress lines where stderr is not a terminal
+
 
 class RichProgress:
-    def __init__(self) -> None:
-        self.console = Console(file=sys.stderr)
+    """A live bar on a terminal; elsewhere (`make run > log`, CI) a plain line at most once a minute,
+    where the bar would print nothing for the half hour a lab takes."""
+
+    def __init__(self, console: Console | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.console = console or Console(file=sys.stderr)
+        self.clock = clock
+        self.last_line = clock()
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                             TextColumn("elapsed"), TimeElapsedColumn(), console=self.console, transient=False)
         self.task = self.bar.add_task("starting", total=1)
@@ -38,8 +47,11 @@ class RichProgress:
         failed = f" · {self.failed} failed" if self.failed else ""
         phase = "sequential " if batch.sequential else ""
         extra = f" · {status}" if status else ""
-        self.bar.update(self.task, completed=self.done, total=self.planned,
-                        description=escape(f"{phase}round {batch.round + 1} · {job.arm.key}{failed}{extra}"))
+        description = f"{phase}round {batch.round + 1} · {job.arm.key}{failed}{extra}"
+        self.bar.update(self.task, completed=self.done, total=self.planned, description=escape(description))
+        if not self.console.is_terminal and self.clock() - self.last_line >= QUIET_LINE_EVERY:
+            self.last_line = self.clock()
+            self.console.print(escape(f"versus: {self.done} process runs · {description}"), highlight=False)
 
     def stop(self) -> None:
         self.bar.stop()

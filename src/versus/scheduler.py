@@ -199,15 +199,19 @@ class Scheduler:
         weighted by what deciding the whole claim costs; any other pair stays rank 1 (a comparison's).
 
         A claim does not hold as soon as one pair does not (judge.claim_verdict), so where some pair's
-        estimate lies outside the bounds, the cheapest such pair alone is run; otherwise every pair must
-        hold, and the claim costs the sum of its open pairs (none of them stuck on a bound)."""
+        estimate lies outside the bounds, the cheapest such pair alone is run. So is a pair not yet
+        looked at (fewer than 3 rounds, as after a warmup raise left its first rounds out): until its
+        first look nobody knows whether it alone settles the claim, and that look costs a few rounds.
+        Otherwise every pair must hold, and the claim costs the sum of its open pairs (none of them
+        stuck on a bound)."""
         ranks: dict[int, tuple[int, float]] = {}
         for members in self._pairs_of_claim.values():
             if judge.claim_verdict({decisions[i].verdict for i in members}) != "inconclusive":
                 continue
             open_ = [i for i in members if not decisions[i].decided]
             outside = [i for i in open_ if i in costs and not costs[i][2]
-                       and judge.heads_outside(self.plan.items[i], decisions[i])]
+                       and (judge.heads_outside(self.plan.items[i], decisions[i])
+                            or decisions[i].n < stats.FIRST_LOOK)]
             if outside:
                 cheapest = min(outside, key=lambda i: costs[i][0])
                 ranks[cheapest] = (0, costs[cheapest][0])
