@@ -352,7 +352,8 @@ def test_quick_measures_only_the_arms_its_claims_compare(tmp_path):
 
 def test_progress_without_a_terminal_prints_a_plain_line_at_most_once_a_minute():
     """`make run > log`: the live bar draws nothing there, so a lab of half an hour said nothing until
-    its report. A line at most every 60 s says how far it got, failures at once."""
+    its report. A line at most every 60 s says how far it got, failures at once; one line each, not
+    wrapped at the 80 columns a console assumes without a terminal."""
     import io
     from types import SimpleNamespace
     from typing import Any, cast
@@ -364,7 +365,7 @@ def test_progress_without_a_terminal_prints_a_plain_line_at_most_once_a_minute()
     from versus.scheduler import Batch
 
     out, now = io.StringIO(), [0.0]
-    progress = RichProgress(Console(file=out, force_terminal=False, width=200), clock=lambda: now[0])
+    progress = RichProgress(Console(file=out, force_terminal=False, width=80), clock=lambda: now[0])
     progress.start(10, 0, 600.0)
     job = cast(Any, SimpleNamespace(arm=SimpleNamespace(key="fib/fib_recursive/cruby@3.1.7")))
     for second in (10.0, 50.0, 61.0, 90.0, 125.0):

@@ -51,7 +51,9 @@ class RichProgress:
         self.bar.update(self.task, completed=self.done, total=self.planned, description=escape(description))
         if not self.console.is_terminal and self.clock() - self.last_line >= QUIET_LINE_EVERY:
             self.last_line = self.clock()
-            self.console.print(escape(f"versus: {self.done} process runs · {description}"), highlight=False)
+            # soft_wrap: one line however long (a log is read with grep), not wrapped at 80 columns
+            self.console.print(escape(f"versus: {self.done} process runs · {description}"), highlight=False,
+                               soft_wrap=True)
 
     def stop(self) -> None:
         self.bar.stop()
