@@ -395,3 +395,17 @@ def test_a_claim_pair_not_yet_looked_at_gets_its_first_look_before_the_whole_cla
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
     index, _, _, step = scheduler._choose(decisions, {})
     assert index == _pair(scheduler, "ten-times", "2") and step == 2  # 2 dear rounds (40 s) to its first look
+
+
+def test_the_progress_line_counts_open_claims_not_their_open_pairs(tmp_path, db):
+    """make run, 2026-11-26: "65 claims open" of 57 claims, counting pairs. Here 3 pairs are open but
+    one claim: ten-times already does not hold by its size=1 pair."""
+    scheduler = _swept_claims(tmp_path, db)
+    decisions = {i: Decision("same", None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    decisions[_pair(scheduler, "four-times", "1")] = _open(4.0)
+    decisions[_pair(scheduler, "four-times", "2")] = _open(4.0)
+    decisions[_pair(scheduler, "ten-times", "1")] = Decision("does not hold", None, 0.99, 3, True)
+    decisions[_pair(scheduler, "ten-times", "2")] = _open(12.0)
+    assert scheduler._claims_open(decisions) == 1
+    decisions[_pair(scheduler, "ten-times", "1")] = _open(12.0)
+    assert scheduler._claims_open(decisions) == 2

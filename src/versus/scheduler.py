@@ -49,7 +49,7 @@ class Status:
     """What the scheduler knows after each process run, for the progress display and the report."""
 
     open_items: list[int] = field(default_factory=list)
-    open_claims: int = 0
+    open_claims: int = 0  # claims (not their pairs) whose verdict is still inconclusive
     decided: dict[int, stats.Decision] = field(default_factory=dict)
     reason: str = ""  # why it stopped
 
@@ -114,8 +114,17 @@ class Scheduler:
                                    settle=self.settle, pairs=self.shares.pairs(item))
             decisions.append((index, decision))
         self.status.open_items = [i for i, d in decisions if not d.decided]
-        self.status.open_claims = sum(1 for i in self.status.open_items if self.plan.items[i].claim is not None)
+        self.status.open_claims = self._claims_open(dict(decisions))
         return decisions
+
+    def _claims_open(self, decisions: dict[int, stats.Decision]) -> int:
+        """Claims still undecided, as the report will count them: pairs that do not apply left out
+        (the progress line said "65 claims open" of 57 when it counted open pairs)."""
+        open_ = 0
+        for members in self._pairs_of_claim.values():
+            verdicts = {decisions[i].verdict for i in members} - {judge.NOT_APPLICABLE}
+            open_ += bool(verdicts) and judge.claim_verdict(verdicts) == "inconclusive"
+        return open_
 
     def _round_cost(self, arms: set[int]) -> float:
         """Seconds one round of these arms takes, from their runs so far."""
