@@ -71,10 +71,10 @@ class Scheduler:
         self.wall: dict[int, list[int]] = {}
         self.status = Status()
         self._group_of = {arm: g for g, members in enumerate(plan.groups) for arm in members}
-        self._pairs_of_claim: dict[tuple[str, int], list[int]] = {}  # a claim's items: one per pair of arms
+        self._pairs_of_claim: dict[tuple[str, str], list[int]] = {}  # a claim's items: one per pair of arms
         for index, item in enumerate(plan.items):
             if item.claim is not None:
-                self._pairs_of_claim.setdefault((item.experiment, id(item.claim)), []).append(index)
+                self._pairs_of_claim.setdefault((item.experiment, item.claim.id), []).append(index)
 
     def start_of(self, arm: int) -> int:
         return self.plan.methods[self.plan.arms[arm].experiment_name].processes
