@@ -73,6 +73,20 @@ def test_spells_that_hit_one_arm_of_a_round_do_not_break_it():
     assert planted.rate("slower") >= 0.9
 
 
+def test_slow_spells_at_one_point_eight_times_on_one_arm_at_a_time():
+    """The VM as the selftests of 2026-11-24 and -26 met it: slow spells at 1.8× (the C loop's process
+    medians at 0.50 instead of 0.28 ns per iteration) that catch each arm of a round alone half the
+    time, so a round's log ratio is ±0.59 in about one round in seven. A/A stays calibrated, and
+    20% trimmed from 20 rounds on finds the planted 3% in 81% of the trials within 60 rounds; a 10%
+    trim lets the spells into the winsorized variance and finds it in 63%."""
+    noise = simulate.Noise(spell=math.log(1.8), spell_hit=0.5)
+    aa = simulate.calibrate(1.0, 3, 2000, 60, seed=3, noise=noise)
+    planted = simulate.calibrate(1.03, 3, 2000, 60, seed=1003, noise=noise)
+    assert aa.count("faster", "slower") / 2000 <= 0.01
+    assert planted.rate("slower") >= 0.75
+    assert planted.count("faster") / 2000 <= 0.005
+
+
 def test_an_independent_analysis_would_fail_this_model():
     """The calibration test can fail: analysing the arms as independent (the old method) loses the
     planted 3% in the drift, so the same check would not pass."""

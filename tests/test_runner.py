@@ -323,6 +323,20 @@ def test_a_comparison_two_times_from_one_ranks_with_the_claims_and_a_small_one_a
     assert scheduler._choose(decisions, {})[0] == _comparison(scheduler, "1")
 
 
+def test_a_comparison_two_times_from_one_goes_before_a_cheaper_claim(tmp_path, db):
+    """Every comparison ≥ 2× from 1 must be decided: ranked with the claims by cost, uncontended
+    JRuby 1.0 ÷ Jython 2.5.0 (0.215× after 3 rounds, about 65 s from a verdict) was left open when
+    the budget of the 2026-11-26 06:23 run went to cheaper claims."""
+    scheduler = _swept_claims(tmp_path, db)
+    decisions = {i: Decision("holds", None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    decisions[_pair(scheduler, "four-times", "1")] = _open(4.0)  # the only open claim: 5 rounds × 2 s
+    decisions[_comparison(scheduler, "2")] = _open(0.215, more=5)  # large: 5 rounds × 20 s
+    scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
+    assert scheduler._choose(decisions, {})[0] == _comparison(scheduler, "2")
+    decisions[_comparison(scheduler, "2")] = _open(1.2, more=5)  # small: after the claim
+    assert scheduler._choose(decisions, {})[0] == _pair(scheduler, "four-times", "1")
+
+
 def test_quick_measures_only_the_arms_its_claims_compare(tmp_path):
     """A [quick] method's cases × runtimes make arms no claim names; they would cost the first rounds
     of `make run` (42 of 158 arms, 5 minutes of its 27 on 2026-11-24) and decide nothing."""

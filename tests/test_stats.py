@@ -52,6 +52,16 @@ def test_trimmed_location_is_the_mean_below_ten_and_trims_from_ten():
     assert location.center == pytest.approx(1.0) and location.df == 7
 
 
+def test_from_twenty_rounds_a_fifth_is_trimmed_off_each_end():
+    """Three slow spells at +0.59 among 20 rounds: a 10% trim keeps one and winsorizes two more up to
+    it, so the spread would read about 0.25; 20% leaves the quiet rounds' 1%."""
+    quiet = list(np.random.default_rng(5).normal(0.0, 0.01, 17))
+    location = stats.trimmed_location(quiet + [0.59] * 3)
+    assert location.df == 20 - 2 * 4 - 1 and abs(location.center) < 0.01 and location.unit_sd < 0.03
+    assert stats.trimmed_location(quiet + [0.59] * 3, trim=0.1).unit_sd > 0.2
+    assert stats.trimmed_location(quiet[:16] + [0.59] * 3).df == 19 - 2 * 1 - 1  # 19 rounds: still 10%
+
+
 def _decide(units, rule, alpha=0.05, start=3):
     return stats.sequential(list(units), rule, alpha, start)
 

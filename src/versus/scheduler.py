@@ -5,9 +5,10 @@ within a time budget for the arms that an undecided comparison or claim still ne
   experiment, or several cases that a claim links. A group's round runs each of its arms once, in a
   fresh random order, so the two arms of a ratio ran minutes apart at most, never a session apart.
 - First every arm gets its experiment's `processes` rounds (groups taking turns each round).
-- With a budget, rounds then continue for the open items, each round the two arms of one, cheapest
-  decision first (claims and comparisons ≥ 2× from 1 before the other comparisons, items stuck on
-  their threshold last), and stop when everything is decided or the budget is spent.
+- With a budget, rounds then continue for the open items, each round the two arms of one:
+  comparisons ≥ 2× from 1 first, then claims, then the other comparisons, items stuck on their
+  threshold last, the cheapest decision first within each; they stop when everything is decided or
+  the budget is spent.
 """
 from __future__ import annotations
 
@@ -159,9 +160,11 @@ class Scheduler:
 
     def _choose(self, decisions: dict[int, stats.Decision],
                 extra: dict[int, int]) -> tuple[int, int, set[int], int] | None:
-        """The open item cheapest to decide (claims and comparisons ≥ 2× from 1 first; items whose
-        estimate sits on their threshold last), its two arms, and how many rounds to run before
-        looking again (up to the next look).
+        """The open item to run next, its two arms, and how many rounds to run before looking again
+        (up to the next look). In order: comparisons ≥ 2× from 1 (every one of them must be decided,
+        and they are cheap: on 2026-11-26 one of 22 was left open when it ranked with the claims by
+        cost), then claims, then the other comparisons, then items whose estimate sits on their
+        threshold; within a rank, the cheapest decision first.
 
         A sequential round runs only the chosen item's arms, not its whole group: a group may hold
         dozens of arms (every case a claim links), and the pair is all the item's ratio needs. Its
@@ -188,7 +191,12 @@ class Scheduler:
         best: tuple[tuple[int, float, float], int] | None = None
         for index, (seconds, _, stuck) in costs.items():
             item = self.plan.items[index]
-            rank, weight = (2, seconds) if stuck else ranks.get(index, (0 if _large(item, decisions[index]) else 1, seconds))
+            if stuck:
+                rank, weight = 3, seconds
+            elif _large(item, decisions[index]):
+                rank, weight = 0, seconds
+            else:
+                rank, weight = ranks.get(index, (2, seconds))
             key = (rank, weight, seconds)
             if best is None or key < best[0]:
                 best = (key, index)
@@ -197,15 +205,16 @@ class Scheduler:
             return None
         index = best[1]
         arms = set(self.plan.items[index].arms)
-        if best[0][0] == 2 and left < self._round_cost(arms):
+        if best[0][0] == 3 and left < self._round_cost(arms):
             self.status.reason = "the budget is spent"
             return None
         return index, self._group_of[self.plan.items[index].numerator], arms, costs[index][1]
 
     def _claim_ranks(self, decisions: dict[int, stats.Decision], costs: dict[int, tuple[float, int, bool]],
                      left: float) -> dict[int, tuple[int, float]]:
-        """(rank, weight) of the open pairs of open claims: rank 0 for the pairs that decide a claim,
-        weighted by what deciding the whole claim costs; any other pair stays rank 1 (a comparison's).
+        """(rank, weight) of the open pairs of open claims: rank 1 for the pairs that decide a claim,
+        weighted by what deciding the whole claim costs; any other pair stays rank 2 (a small
+        comparison's).
 
         A claim does not hold as soon as one pair does not (judge.claim_verdict), so where some pair's
         estimate lies outside the bounds, the cheapest such pair alone is run. So is a pair not yet
@@ -223,13 +232,13 @@ class Scheduler:
                             or decisions[i].n < stats.FIRST_LOOK)]
             if outside:
                 cheapest = min(outside, key=lambda i: costs[i][0])
-                ranks[cheapest] = (0, costs[cheapest][0])
+                ranks[cheapest] = (1, costs[cheapest][0])
                 continue
             if not all(i in costs and not costs[i][2] for i in open_):
                 continue  # a pair that cannot run in the budget, or sits on its bound: no cheap verdict
             total = sum(costs[i][0] for i in open_)
             if total <= left:
-                ranks.update({i: (0, total) for i in open_})
+                ranks.update({i: (1, total) for i in open_})
         return ranks
 
     def _to_next_look(self, item: Item, have: int) -> int:
