@@ -367,7 +367,7 @@ def test_quick_measures_only_the_arms_its_claims_compare(tmp_path):
 def test_progress_without_a_terminal_prints_a_plain_line_at_most_once_a_minute():
     """`make run > log`: the live bar draws nothing there, so a lab of half an hour said nothing until
     its report. A line at most every 60 s says how far it got, failures at once; one line each, not
-    wrapped at the 80 columns a console assumes without a terminal."""
+    wrapped at the 80 columns a console assumes without a terminal, and no bar."""
     import io
     from types import SimpleNamespace
     from typing import Any, cast
@@ -394,6 +394,8 @@ def test_progress_without_a_terminal_prints_a_plain_line_at_most_once_a_minute()
                      "versus: 5 process runs · round 1 · fib/fib_recursive/cruby@3.1.7 · budget left 9.0 min · "
                      "3 claims open"]
     assert "failed fib/fib_recursive/cruby@3.1.7 round 2: exit 1" in out.getvalue()
+    # and nothing else: the bar's last frame, cut at 80 columns ("budget left 0… el…"), ended real logs
+    assert all(line.startswith(("versus:", "failed")) for line in out.getvalue().splitlines() if line.strip())
 
 
 def test_a_claim_pair_not_yet_looked_at_gets_its_first_look_before_the_whole_claim(tmp_path, db):

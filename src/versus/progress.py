@@ -34,7 +34,8 @@ class RichProgress:
     def start(self, planned: int, done: int, budget: float | None) -> None:
         self.planned, self.done = max(1, planned), done
         self.bar.update(self.task, total=self.planned, completed=done)
-        self.bar.start()
+        if self.console.is_terminal:  # elsewhere the bar's last frame, cut at 80 columns, ended the log
+            self.bar.start()
 
     def advance(self, job: Job, batch: Batch, run: ProcessRun, status: str) -> None:
         self.done += 1
@@ -56,4 +57,5 @@ class RichProgress:
                                soft_wrap=True)
 
     def stop(self) -> None:
-        self.bar.stop()
+        if self.console.is_terminal:
+            self.bar.stop()

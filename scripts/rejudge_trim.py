@@ -1,0 +1,95 @@
+"""A stored session judged with other trims of Yuen's trimmed mean: today's (10% below 20 rounds, 20%
+from 20 on, `stats.trim_at`), 10% at every size (the rule before 2026-11-26) and 20% at every size.
+The same rounds each time (they were chosen while the session ran, by the rule it ran with).
+
+For a `make run` database it counts the claims decided and the comparisons ≥ 2× from 1 decided; for a
+`versus selftest` database (one session per trial) the A/A and planted verdicts of every trial.
+
+Usage: .venv/bin/python scripts/rejudge_trim.py DB [SESSION]
+"""
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from versus import stats
+from versus.analyze import analyze
+from versus.errors import VersusError
+from versus.store import Store
+
+RULES: dict[str, Callable[[int], float]] = {
+    "10% below 20 rounds, 20% from 20 (today)": stats.trim_at,
+    "10% at every size (before 2026-11-26)": lambda n: stats.TRIM,
+    "20% at every size": lambda n: stats.TRIM_LONG,
+}
+
+
+@contextmanager
+def trimming(rule: Callable[[int], float]) -> Iterator[None]:
+    today = stats.trimmed_location
+
+    def located(values: Sequence[float], trim: float | None = None) -> stats.Location:
+        return today(values, rule(len(values)) if trim is None else trim)
+    stats.trimmed_location = located
+    try:
+        yield
+    finally:
+        stats.trimmed_location = today
+
+
+def run_counts(store: Store, session: int) -> str:
+    analysis = analyze(store, session)
+    measured = [c for c in analysis.claims if c.verdict != "not measured"]
+    decided = sum(c.verdict in ("holds", "does not hold") for c in measured)
+    large = [c for c in analysis.comparisons if c.decision.interval is not None
+             and (c.decision.interval.value >= 2 or c.decision.interval.value <= 0.5)]
+    return (f"claims decided {decided} of {len(measured)}; comparisons ≥ 2× from 1 decided "
+            f"{sum(c.decision.decided for c in large)} of {len(large)}")
+
+
+def selftest_counts(store: Store, sessions: list[int]) -> str:
+    aa: Counter[str] = Counter()
+    planted: Counter[str] = Counter()
+    for session in sessions:
+        by_case = {c.numerator.id.case: c for c in analyze(store, session).comparisons}
+        if "spin_again" in by_case and "spin_planted" in by_case:
+            aa[by_case["spin_again"].verdict] += 1
+            planted[by_case["spin_planted"].verdict] += 1
+    return f"{sum(aa.values())} trials; A/A {dict(aa)}; planted 3% {dict(planted)}"
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0 if argv else 2
+    db = Path(argv[0])
+    if not db.is_file():
+        print(f"rejudge_trim: no database at {db}; give a versus.db (versus-results/versus.db, or a selftest's --db)",
+              file=sys.stderr)
+        return 2
+    if len(argv) > 1 and not argv[1].isdigit():
+        print(f"rejudge_trim: the session is a number (versus sessions lists them), not {argv[1]!r}", file=sys.stderr)
+        return 2
+    try:
+        store = Store(db)
+        sessions = [row[0] for row in store.db.execute("SELECT id FROM sessions ORDER BY id").fetchall()]
+        selftest = all(c == "spin" or c.startswith("spin_") for (c,) in
+                       store.db.execute("SELECT DISTINCT case_name FROM arms").fetchall())
+        for name, rule in RULES.items():
+            with trimming(rule):
+                if selftest:
+                    counts = selftest_counts(store, sessions)
+                else:
+                    counts = run_counts(store, int(argv[1]) if len(argv) > 1 else sessions[-1])
+            print(f"{name}: {counts}")
+    except VersusError as error:
+        print(f"rejudge_trim: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
