@@ -3,7 +3,9 @@ from 20 on, `stats.trim_at`), 10% at every size (the rule before 2026-11-26) and
 The same rounds each time (they were chosen while the session ran, by the rule it ran with).
 
 For a `make run` database it counts the claims decided and the comparisons ≥ 2× from 1 decided; for a
-`versus selftest` database (one session per trial) the A/A and planted verdicts of every trial.
+`versus selftest` database (one session per trial) the A/A and planted verdicts of every trial, and
+how many of the trials' process runs were caught by a slow spell (a value ≥ 1.3× the median of its
+arm's process values over all trials: on this VM the slow state is 1.8× the fast one).
 
 Usage: .venv/bin/python scripts/rejudge_trim.py DB [SESSION]
 """
@@ -15,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from versus import stats
+from versus import selftest, stats
 from versus.analyze import analyze
 from versus.errors import VersusError
 from versus.store import Store
@@ -61,6 +63,15 @@ def selftest_counts(store: Store, sessions: list[int]) -> str:
     return f"{sum(aa.values())} trials; A/A {dict(aa)}; planted 3% {dict(planted)}"
 
 
+def slow_share(store: Store, sessions: list[int]) -> str:
+    values: dict[str, list[float]] = {}
+    for session in sessions:
+        for arm in analyze(store, session).arms:
+            values.setdefault(arm.id.case, []).extend(p.value for p in arm.processes if p.status == "ok" and p.value)
+    slow, total = selftest.slow_spells(values)
+    return f"process runs at ≥ {selftest.SLOW}× their arm's median: {slow} of {total} ({slow / max(1, total):.0%})"
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__.strip())
@@ -85,6 +96,8 @@ def main(argv: list[str]) -> int:
                 else:
                     counts = run_counts(store, int(argv[1]) if len(argv) > 1 else sessions[-1])
             print(f"{name}: {counts}")
+        if selftest:
+            print(slow_share(store, sessions))
     except VersusError as error:
         print(f"rejudge_trim: {error}", file=sys.stderr)
         return 2

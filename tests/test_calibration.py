@@ -120,3 +120,5 @@ def test_the_selftest_says_when_the_machine_is_far_noisier_than_the_model():
     quiet, noisy = Tally(trials=1, spreads=[0.02]), Tally(trials=1, spreads=[0.194])
     assert "the model's rounds" not in summary(quiet, 3, "x.db")
     assert "8× the model's here" in summary(noisy, 3, "x.db")
+    noisy.values = {"spin": [0.28] * 6 + [0.5] * 4, "spin_again": [0.28] * 9 + [0.29]}
+    assert "20% of the 20 process runs were caught by a slow spell" in summary(noisy, 3, "x.db")

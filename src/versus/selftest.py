@@ -29,6 +29,7 @@ from .session import arm_row, definitions_of, versus_info
 from .store import Store
 
 PROGRAM = Path(__file__).parent / "selftest_program"
+SLOW = 1.3  # a process value this many times its arm's median was caught by a slow spell
 TRIAL_ROUNDS = 40  # rounds per comparison at most, the first processes included: more than make run's items reach
 
 
@@ -41,6 +42,7 @@ class Tally:
     seconds: list[float] = field(default_factory=list)  # to the planted decision
     seconds_same: list[float] = field(default_factory=list)
     spreads: list[float] = field(default_factory=list)  # per trial: the A/A per-round log ratio's spread
+    values: dict[str, list[float]] = field(default_factory=dict)  # case → every process value, all trials
 
 
 def _rate(label: str, count: int, trials: int) -> str:
@@ -103,6 +105,8 @@ def _count(store: Store, session: int, began: float, tally: Tally) -> bool:
     if aa is None or planted is None or aa.decision.interval is None:
         return False  # the budget ended the trial before its first look: not a trial
     tally.trials += 1
+    for arm in analysis.arms:
+        tally.values.setdefault(arm.id.case, []).extend(p.value for p in arm.processes if p.status == "ok" and p.value)
     spread = _aa_spread(analysis)
     if spread is not None:
         tally.spreads.append(spread)
@@ -135,10 +139,22 @@ def _machine(tally: Tally) -> str:
     measured, model = float(np.median(tally.spreads)), simulate.model_spread()
     line = (f"  this machine: A/A per-round spread {measured:.1%} (the winsorized SD the rule uses, median over "
             f"trials); the noise model's: {model:.1%}")
+    slow, total = slow_spells(tally.values)
+    if total:
+        line += (f"\n    {slow / total:.0%} of the {total} process runs were caught by a slow spell (≥ {SLOW}× their arm's "
+                 "median process)")
     if measured > 3 * model:
         line += (f"\n    {measured / model:.0f}× the model's here: the planted 3% needs about {(measured / model) ** 2:.0f}× "
                  "the model's rounds, so its detection rate says more about the machine than about the rule")
     return line
+
+
+def slow_spells(values: dict[str, list[float]]) -> tuple[int, int]:
+    """Process runs at SLOW× their arm's median or more, and all of them (arm → its process values):
+    this VM's slow spells put a CPU loop at 1.8×, and the share of processes they catch is what the
+    planted 3% is up against."""
+    slow = sum(sum(v >= SLOW * float(np.median(vs)) for v in vs) for vs in values.values() if vs)
+    return slow, sum(len(vs) for vs in values.values())
 
 
 def summary(tally: Tally, start: int, where: Path | str, rounds: int = TRIAL_ROUNDS) -> str:
