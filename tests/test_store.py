@@ -1,12 +1,14 @@
 """The store: schema versions, atomic process runs, and a harness killed with -9 that resumes."""
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -64,18 +66,31 @@ _SLOW_CLAIMS_RUN = [sys.executable, "-m", "versus", "run", str(FIXTURES / "claim
                     "--inner", "1000000"]
 
 
+def _wait_for_runs(db: Path, harness: subprocess.Popen, runs: int) -> None:
+    """Until the running harness has stored `runs` process runs. Read-only, so that polling before the
+    harness made the database never creates it; if the harness ends first, the test says so (once in a
+    full `make test` of 2026-11-26 the Ctrl-C test saw a harness that had finished and returned 0)."""
+    deadline, count = time.monotonic() + 60, 0
+    while time.monotonic() < deadline and harness.poll() is None:
+        time.sleep(0.1)
+        if not db.exists():
+            continue
+        try:
+            with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as reader:
+                count = reader.execute("SELECT COUNT(*) FROM process_runs").fetchone()[0]
+        except sqlite3.Error:
+            continue
+        if count >= runs:
+            return
+    pytest.fail(f"the harness stored {count} process runs before it "
+                + (f"ended with exit code {harness.returncode}" if harness.poll() is not None else "was still running at 60 s")
+                + f"; the test needs {runs} stored while it runs")
+
+
 def test_kill_9_mid_run_leaves_a_readable_db_and_resume_finishes(db, tmp_path):
     argv = _SLOW_CLAIMS_RUN + ["--db", str(db)]
     harness = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        time.sleep(0.1)
-        try:
-            count = sqlite3.connect(db).execute("SELECT COUNT(*) FROM process_runs").fetchone()[0]
-        except sqlite3.Error:
-            continue
-        if count >= 3:
-            break
+    _wait_for_runs(db, harness, 3)
     os.kill(harness.pid, signal.SIGKILL)
     harness.wait()
     store = Store(db)
@@ -97,14 +112,7 @@ def test_ctrl_c_stops_cleanly_keeps_finished_runs_and_resume_finishes(db):
     # A shell's background job (`make test &`) inherits SIGINT ignored; the harness must get it as Ctrl-C sends it.
     harness = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        time.sleep(0.1)
-        try:
-            if sqlite3.connect(db).execute("SELECT COUNT(*) FROM process_runs").fetchone()[0] >= 2:
-                break
-        except sqlite3.Error:
-            continue
+    _wait_for_runs(db, harness, 2)
     harness.send_signal(signal.SIGINT)
     _, err = harness.communicate(timeout=30)
     assert harness.returncode == 130
