@@ -11,6 +11,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from _stored import db_and_session
+
 from versus import judge
 from versus.analyze import analyze
 from versus.errors import VersusError
@@ -29,18 +31,10 @@ def decided(db: Path, session: int) -> dict[str, tuple[int, int]]:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] in ("-h", "--help"):
-        print(__doc__.strip())
-        return 0 if argv else 2
-    db = Path(argv[0])
-    if not db.is_file():
-        print(f"rejudge_claims: no database at {db}; give the versus.db of a session (versus-results/versus.db)",
-              file=sys.stderr)
-        return 2
-    if len(argv) > 1 and not argv[1].isdigit():
-        print(f"rejudge_claims: the session is a number (versus sessions lists them), not {argv[1]!r}", file=sys.stderr)
-        return 2
-    session = int(argv[1]) if len(argv) > 1 else 1
+    parsed = db_and_session(argv, "rejudge_claims", __doc__ or "")
+    if isinstance(parsed, int):
+        return parsed
+    db, session = parsed[0], parsed[1] or 1
     try:
         shares = judge.Shares.of
         try:

@@ -15,7 +15,8 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
+
+from _stored import db_and_session
 
 from versus import selftest, stats
 from versus.analyze import analyze
@@ -73,17 +74,10 @@ def slow_share(store: Store, sessions: list[int]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] in ("-h", "--help"):
-        print(__doc__.strip())
-        return 0 if argv else 2
-    db = Path(argv[0])
-    if not db.is_file():
-        print(f"rejudge_trim: no database at {db}; give a versus.db (versus-results/versus.db, or a selftest's --db)",
-              file=sys.stderr)
-        return 2
-    if len(argv) > 1 and not argv[1].isdigit():
-        print(f"rejudge_trim: the session is a number (versus sessions lists them), not {argv[1]!r}", file=sys.stderr)
-        return 2
+    parsed = db_and_session(argv, "rejudge_trim", __doc__ or "")
+    if isinstance(parsed, int):
+        return parsed
+    db, session = parsed
     try:
         store = Store(db)
         sessions = [row[0] for row in store.db.execute("SELECT id FROM sessions ORDER BY id").fetchall()]
@@ -91,10 +85,7 @@ def main(argv: list[str]) -> int:
                        store.db.execute("SELECT DISTINCT case_name FROM arms").fetchall())
         for name, rule in RULES.items():
             with trimming(rule):
-                if selftest:
-                    counts = selftest_counts(store, sessions)
-                else:
-                    counts = run_counts(store, int(argv[1]) if len(argv) > 1 else sessions[-1])
+                counts = selftest_counts(store, sessions) if selftest else run_counts(store, session or sessions[-1])
             print(f"{name}: {counts}")
         if selftest:
             print(slow_share(store, sessions))

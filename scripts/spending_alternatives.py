@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
+from _stored import db_and_session
 
 from versus import simulate, stats
 from versus.analyze import analyze
@@ -42,14 +42,10 @@ SEQUENCES: dict[str, Callable[[float, int], float]] = {
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] in ("-h", "--help"):
-        print(__doc__.strip())
-        return 0 if argv else 2
-    db = Path(argv[0])
-    if not db.is_file():
-        print(f"spending_alternatives: no database at {db}; give the versus.db of a session", file=sys.stderr)
-        return 2
-    session = int(argv[1]) if len(argv) > 1 and argv[1].isdigit() else 1
+    parsed = db_and_session(argv, "spending_alternatives", __doc__ or "")
+    if isinstance(parsed, int):
+        return parsed
+    db, session = parsed[0], parsed[1] or 1
     current = stats.look_alpha
     print("spending | claims decided | comparisons ≥ 2× decided | model: planted 3% slower | median rounds | A/A wrong")
     try:
