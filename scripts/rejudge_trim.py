@@ -7,7 +7,11 @@ For a `make run` database it counts the claims decided and the comparisons ≥ 2
 how many of the trials' process runs were caught by a slow spell (a value ≥ 1.3× the median of its
 arm's process values over all trials: on this VM the slow state is 1.8× the fast one).
 
-Usage: .venv/bin/python scripts/rejudge_trim.py DB [SESSION]
+With --model instead of a database: the noise model with this VM's slow spells (1.8× on one arm of a
+round at a time, tests/test_calibration.py), 2,000 A/A and 2,000 planted-3% trials of up to 60 rounds
+under each trim.
+
+Usage: .venv/bin/python scripts/rejudge_trim.py DB [SESSION] | --model
 """
 from __future__ import annotations
 
@@ -73,7 +77,23 @@ def slow_share(store: Store, sessions: list[int]) -> str:
     return f"process runs at ≥ {selftest.SLOW}× their arm's median: {slow} of {total} ({slow / max(1, total):.0%})"
 
 
+def model() -> None:
+    import math
+
+    from versus import simulate
+    noise = simulate.Noise(spell=math.log(1.8), spell_hit=0.5)
+    for name, rule in RULES.items():
+        with trimming(rule):
+            aa = simulate.calibrate(1.0, 3, 2000, 60, seed=3, noise=noise)
+            planted = simulate.calibrate(1.03, 3, 2000, 60, seed=1003, noise=noise)
+        print(f"{name}: A/A faster or slower {aa.count('faster', 'slower') / 2000:.2%}; "
+              f"planted 3% slower {planted.rate('slower'):.1%}")
+
+
 def main(argv: list[str]) -> int:
+    if argv == ["--model"]:
+        model()
+        return 0
     parsed = db_and_session(argv, "rejudge_trim", __doc__ or "")
     if isinstance(parsed, int):
         return parsed
