@@ -82,8 +82,9 @@ def _parser() -> argparse.ArgumentParser:
     selftest.add_argument("--seconds", type=float, default=600.0, help="time budget")
     selftest.add_argument("--trials", type=int, default=0, help="stop after this many trials (0: the budget decides)")
     selftest.add_argument("--start", type=int, default=3, help="processes per arm before sequential rounds")
-    selftest.add_argument("--rounds", type=int, default=40,
-                          help="rounds per comparison at most, the first processes included (make run's items reach about 20)")
+    selftest.add_argument("--rounds", type=int, default=None,
+                          help="rounds per comparison at most, the first processes included (default 200: make run's cap "
+                               "per item, and the noise model's)")
     selftest.add_argument("--simulate", action="store_true", help="the seeded simulation of this VM's noise instead")
     selftest.add_argument("--db", type=Path, default=None, help="where to keep its runs (default: a temp file)")
     sub.add_parser("schema", help="every experiment.toml key, as Markdown (docs/experiment-toml.md)")
@@ -370,17 +371,18 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _selftest(args: argparse.Namespace) -> int:
-    from .selftest import run_selftest, simulated
+    from .selftest import TRIAL_ROUNDS, run_selftest, simulated
 
     if args.seconds <= 0 or not math.isfinite(args.seconds):
         raise UsageError(f"--seconds {args.seconds:g} must be positive", "e.g. --seconds 600")
-    if not 2 <= args.start <= 100 or args.trials < 0 or not args.start <= args.rounds <= 1000:
+    rounds = TRIAL_ROUNDS if args.rounds is None else args.rounds
+    if not 2 <= args.start <= 100 or args.trials < 0 or not args.start <= rounds <= 1000:
         raise UsageError("--start must be 2 to 100, --rounds from --start to 1000 and --trials 0 or more",
-                         "e.g. --start 3 --rounds 40 --trials 120")
+                         "e.g. --start 3 --rounds 200 --trials 120")
     if args.simulate:
-        print(simulated(args.start))
+        print(simulated(args.start, max_rounds=rounds))
         return 0
-    return run_selftest(args.seconds, args.db, args.trials, args.start, args.rounds)
+    return run_selftest(args.seconds, args.db, args.trials, args.start, rounds)
 
 
 def _schema(args: argparse.Namespace) -> int:
