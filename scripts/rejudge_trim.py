@@ -5,7 +5,8 @@ The same rounds each time (they were chosen while the session ran, by the rule i
 For a `make run` database it counts the claims decided and the comparisons ≥ 2× from 1 decided; for a
 `versus selftest` database (one session per trial) the A/A and planted verdicts of every trial, and
 how many of the trials' process runs were caught by a slow spell (a value ≥ 1.3× the median of its
-arm's process values over all trials: on this VM the slow state is 1.8× the fast one).
+arm's process values over all trials: on this VM the slow state is 1.8× the fast one), and in how many
+of the A/A pair's rounds a spell caught both arms, one or neither.
 
 With --model instead of a database: the noise model with this VM's slow spells (1.8× on one arm of a
 round at a time, tests/test_calibration.py), 2,000 A/A and 2,000 planted-3% trials of up to 60 rounds
@@ -20,6 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
+import numpy as np
 from _stored import db_and_session
 
 from versus import selftest, stats
@@ -70,11 +72,34 @@ def selftest_counts(store: Store, sessions: list[int]) -> str:
 
 def slow_share(store: Store, sessions: list[int]) -> str:
     values: dict[str, list[float]] = {}
+    rounds: dict[str, dict[tuple[int, int], float]] = {}  # case → (session, round) → value
     for session in sessions:
         for arm in analyze(store, session).arms:
-            values.setdefault(arm.id.case, []).extend(p.value for p in arm.processes if p.status == "ok" and p.value)
+            for p in arm.processes:
+                if p.status == "ok" and p.value:
+                    values.setdefault(arm.id.case, []).append(p.value)
+                    rounds.setdefault(arm.id.case, {})[(session, p.round)] = p.value
     slow, total = selftest.slow_spells(values)
-    return f"process runs at ≥ {selftest.SLOW}× their arm's median: {slow} of {total} ({slow / max(1, total):.0%})"
+    line = f"process runs at ≥ {selftest.SLOW}× their arm's median: {slow} of {total} ({slow / max(1, total):.0%})"
+    return line + "\n" + _rounds_hit(values, rounds)
+
+
+def _rounds_hit(values: dict[str, list[float]], rounds: dict[str, dict[tuple[int, int], float]]) -> str:
+    """Of the rounds in which spin and spin_again both ran, how many had both, one or neither slow: a
+    spell that catches both arms cancels in the round's ratio, one that catches one arm does not."""
+    if "spin" not in rounds or "spin_again" not in rounds:
+        return ""
+    cut = {case: selftest.SLOW * float(np.median(values[case])) for case in ("spin", "spin_again")}
+    hit: Counter[int] = Counter()
+    for key in rounds["spin"].keys() & rounds["spin_again"].keys():
+        hit[(rounds["spin"][key] >= cut["spin"]) + (rounds["spin_again"][key] >= cut["spin_again"])] += 1
+    n = max(1, sum(hit.values()))
+    share_a = sum(v >= cut["spin"] for v in rounds["spin"].values()) / max(1, len(rounds["spin"]))
+    share_b = sum(v >= cut["spin_again"] for v in rounds["spin_again"].values()) / max(1, len(rounds["spin_again"]))
+    independent = share_a * (1 - share_b) + share_b * (1 - share_a)
+    return (f"rounds of spin and spin_again: both slow {hit[2] / n:.0%}, one slow {hit[1] / n:.0%}, neither "
+            f"{hit[0] / n:.0%} of {sum(hit.values())} (one slow if spells struck processes independently: "
+            f"{independent:.0%})")
 
 
 def model() -> None:
