@@ -123,6 +123,22 @@ def test_the_selftest_gives_the_rule_as_many_rounds_as_the_model_has():
     assert simulate.calibrate(1.03, 3, 1000, 40, seed=77).rate("slower") < 0.9
 
 
+def test_a_selftest_trial_is_not_cut_short_by_the_selftest_s_time_left(tmp_path, capsys):
+    """2026-11-26 12:37: each trial got the selftest's time left as its budget, so the trials near the
+    end set aside comparisons they projected they could not decide in it (4 to 30 rounds instead of up
+    to 200) and the planted 3% was missed in 11 of the last 26. Every trial now runs to its decisions
+    or its rounds, whenever it starts."""
+    from versus.analyze import analyze
+    from versus.selftest import run_selftest
+    from versus.store import Store
+
+    assert run_selftest(2.0, tmp_path / "selftest.db", trials=1, rounds=12) == 0
+    capsys.readouterr()
+    for comparison in analyze(Store(tmp_path / "selftest.db"), 1).comparisons:
+        decision = comparison.decision  # rounds before a warmup raise are left out of n
+        assert decision.decided or decision.n + decision.left_out == 12, decision
+
+
 def test_the_selftest_says_when_the_machine_is_far_noisier_than_the_model():
     """2026-11-24: the C loop's processes ran at 0.28 or 0.50 ns per iteration (a bimodal host); the
     planted 3% was detected in 21% of 120 trials, and the summary must say the machine caused it."""

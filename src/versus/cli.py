@@ -79,7 +79,8 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--to", choices=["versus", "pyperf"], default="versus")
     export.add_argument("-o", "--output", type=Path, required=True, help="file to write")
     selftest = sub.add_parser("selftest", help="the decision rule on this machine: A/A and planted 3%% changes")
-    selftest.add_argument("--seconds", type=float, default=600.0, help="time budget")
+    selftest.add_argument("--seconds", type=float, default=600.0,
+                          help="time budget: no trial starts after it (one under way runs to its end)")
     selftest.add_argument("--trials", type=int, default=0, help="stop after this many trials (0: the budget decides)")
     selftest.add_argument("--start", type=int, default=3, help="processes per arm before sequential rounds")
     selftest.add_argument("--rounds", type=int, default=None,
