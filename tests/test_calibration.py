@@ -125,7 +125,7 @@ def test_the_selftest_gives_the_rule_as_many_rounds_as_the_model_has():
 
 def test_a_selftest_trial_is_not_cut_short_by_the_selftest_s_time_left(tmp_path, capsys):
     """2026-11-26 12:37: each trial got the selftest's time left as its budget, so the trials near the
-    end set aside comparisons they projected they could not decide in it (4 to 30 rounds instead of up
+    end set aside comparisons they projected they could not decide in it (4 to 150 rounds instead of up
     to 200) and the planted 3% was missed in 11 of the last 26. Every trial now runs to its decisions
     or its rounds, whenever it starts."""
     from versus.analyze import analyze

@@ -79,7 +79,7 @@ def run_selftest(seconds: float, db: Path | None, trials: int = 0, start: int = 
         began = time.time()
         # Every trial gets the same rule, whenever it starts: a trial given only the selftest's time
         # left set aside the items it projected it could not decide in it, so the last trials of
-        # the 12:37 selftest of 2026-11-26 stopped after 4 to 30 rounds (docs/results.md). No trial
+        # the 12:37 selftest of 2026-11-26 stopped after 4 to 150 rounds (docs/results.md). No trial
         # starts after the deadline; one under way runs to its decisions or its `rounds`.
         scheduler = Scheduler(plan, {}, tally.trials, Budget(math.inf),
                               max_extra_rounds=rounds - start)
