@@ -6,7 +6,8 @@ For a `make run` database it counts the claims decided and the comparisons ≥ 2
 `versus selftest` database (one session per trial) the A/A and planted verdicts of every trial, and
 how many of the trials' process runs were caught by a slow spell (a value ≥ 1.3× the median of its
 arm's process values over all trials: on this VM the slow state is 1.8× the fast one), and in how many
-of the A/A pair's rounds a spell caught both arms, one or neither.
+of the A/A pair's rounds a spell caught both arms, one or neither; then each trial whose planted 3% was
+not called slower, with its rounds and interval.
 
 With --model instead of a database: the noise model with this VM's slow spells (1.8× on one arm of a
 round at a time, tests/test_calibration.py), 2,000 A/A and 2,000 planted-3% trials of up to 60 rounds
@@ -68,6 +69,19 @@ def selftest_counts(store: Store, sessions: list[int]) -> str:
             aa[by_case["spin_again"].verdict] += 1
             planted[by_case["spin_planted"].verdict] += 1
     return f"{sum(aa.values())} trials; A/A {dict(aa)}; planted 3% {dict(planted)}"
+
+
+def planted_misses(store: Store, sessions: list[int]) -> str:
+    """The trials (sessions) whose planted 3% was not called slower: rounds, estimate and interval."""
+    lines = []
+    for session in sessions:
+        by_case = {c.numerator.id.case: c for c in analyze(store, session).comparisons}
+        planted = by_case.get("spin_planted")
+        if planted is not None and planted.verdict != "slower" and planted.decision.interval is not None:
+            shown = planted.decision.interval
+            lines.append(f"  session {session}: {planted.verdict} after {planted.decision.n} rounds, "
+                         f"{shown.value:.4f}× [{shown.low:.4f}, {shown.high:.4f}]")
+    return "planted 3% not called slower:\n" + "\n".join(lines) if lines else "planted 3% called slower in every trial"
 
 
 def slow_share(store: Store, sessions: list[int]) -> str:
@@ -134,6 +148,7 @@ def main(argv: list[str]) -> int:
             print(f"{name}: {counts}")
         if selftest:
             print(slow_share(store, sessions))
+            print(planted_misses(store, sessions))
     except VersusError as error:
         print(f"rejudge_trim: {error}", file=sys.stderr)
         return 2
