@@ -222,6 +222,18 @@ def test_an_undecided_item_says_what_it_would_take():
     assert on_the_bound.rounds_needed is None
 
 
+def test_rounds_that_disagree_around_the_threshold_do_not_ask_for_more_rounds():
+    """make run #5 printed "needs more rounds" for http-10x-today (8.9× against ≥ 9×), which no
+    number of rounds is expected to settle; where more rounds would decide, it still says so."""
+    around = [math.log(8.9) + d for d in (-2.0, 0.3, 1.7)]
+    on_the_bound = _decide(around, _bounds(9.0, None))
+    assert on_the_bound.rounds_needed is None
+    assert "sits on the threshold" in on_the_bound.note and "needs more rounds" not in on_the_bound.note
+    far = _decide([math.log(40.0) + d for d in (-2.0, 0.3, 1.7)], _bounds(9.0, None))
+    assert far.verdict == "inconclusive" and far.rounds_needed is not None
+    assert "needs more rounds" in far.note
+
+
 def test_clopper_pearson():
     low, high = stats.clopper_pearson(0, 120)
     assert low == 0 and high == pytest.approx(0.0303, abs=1e-4)
