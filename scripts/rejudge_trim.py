@@ -1,5 +1,7 @@
 """A stored session judged with other trims of Yuen's trimmed mean: today's (10% below 20 rounds, 20%
-from 20 on, `stats.trim_at`), 10% at every size (the rule before 2026-11-26) and 20% at every size.
+from 20 on, 40% from 80 on, `stats.trim_at`), the same without the 40% (the rule of 2026-11-26 until
+the afternoon), 30% from 40 and 40% from 80, 10% at every size (the rule before 2026-11-26) and 20% at
+every size.
 The same rounds each time (they were chosen while the session ran, by the rule it ran with).
 
 For a `make run` database it counts the claims decided and the comparisons ≥ 2× from 1 decided; for a
@@ -11,7 +13,7 @@ not called slower, with its rounds and interval.
 
 With --model instead of a database: the noise model with this VM's slow spells (1.8× on one arm of a
 round at a time, tests/test_calibration.py), 2,000 A/A and 2,000 planted-3% trials of up to 60 rounds
-under each trim.
+and of up to 200 (the selftest's and `make run`'s cap) under each trim.
 
 Usage: .venv/bin/python scripts/rejudge_trim.py DB [SESSION] | --model
 """
@@ -31,7 +33,11 @@ from versus.errors import VersusError
 from versus.store import Store
 
 RULES: dict[str, Callable[[int], float]] = {
-    "10% below 20 rounds, 20% from 20 (today)": stats.trim_at,
+    "10% below 20 rounds, 20% from 20, 40% from 80 (today)": stats.trim_at,
+    "10% below 20 rounds, 20% from 20 (until 2026-11-26 afternoon)":
+        lambda n: stats.TRIM_LONG if n >= stats.LONG else stats.TRIM,
+    "10% below 20, 20% from 20, 30% from 40, 40% from 80":
+        lambda n: 0.3 if stats.LONG * 2 <= n < stats.HEAVY else stats.trim_at(n),
     "10% at every size (before 2026-11-26)": lambda n: stats.TRIM,
     "20% at every size": lambda n: stats.TRIM_LONG,
 }
@@ -122,11 +128,12 @@ def model() -> None:
     from versus import simulate
     noise = simulate.Noise(spell=math.log(1.8), spell_hit=0.5)
     for name, rule in RULES.items():
-        with trimming(rule):
-            aa = simulate.calibrate(1.0, 3, 2000, 60, seed=3, noise=noise)
-            planted = simulate.calibrate(1.03, 3, 2000, 60, seed=1003, noise=noise)
-        print(f"{name}: A/A faster or slower {aa.count('faster', 'slower') / 2000:.2%}; "
-              f"planted 3% slower {planted.rate('slower'):.1%}")
+        for rounds in (60, 200):
+            with trimming(rule):
+                aa = simulate.calibrate(1.0, 3, 2000, rounds, seed=3, noise=noise)
+                planted = simulate.calibrate(1.03, 3, 2000, rounds, seed=1003, noise=noise)
+            print(f"{name}, up to {rounds} rounds: A/A faster or slower {aa.count('faster', 'slower') / 2000:.2%}; "
+                  f"planted 3% slower {planted.rate('slower'):.1%}")
 
 
 def main(argv: list[str]) -> int:

@@ -62,6 +62,21 @@ def test_from_twenty_rounds_a_fifth_is_trimmed_off_each_end():
     assert stats.trimmed_location(quiet[:16] + [0.59] * 3).df == 19 - 2 * 1 - 1  # 19 rounds: still 10%
 
 
+def test_from_eighty_rounds_two_fifths_are_trimmed_off_each_end():
+    """A busy stretch as in trial 6 of the selftest of 2026-11-26 13:30: a slow spell on one arm in half
+    the rounds, at ±0.5 in log ratio, a quarter on each side. 20% trimmed keeps a fifth of them and
+    winsorizes the quiet rounds' edges out to them, so the spread reads about 0.3; 40% leaves the
+    quiet rounds' 1%."""
+    rng = np.random.default_rng(11)
+    values = list(math.log(1.03) + rng.normal(0.0, 0.01, 50)) + [0.5, -0.5] * 25
+    rng.shuffle(values)
+    location = stats.trimmed_location(values)
+    assert location.df == 100 - 2 * 40 - 1 and location.unit_sd < 0.05
+    assert location.center == pytest.approx(math.log(1.03), abs=0.01)
+    assert stats.trimmed_location(values, trim=0.2).unit_sd > 0.2
+    assert stats.trimmed_location(values[:79]).df == 79 - 2 * 15 - 1  # 79 rounds: still 20%
+
+
 def _decide(units, rule, alpha=0.05, start=3):
     return stats.sequential(list(units), rule, alpha, start)
 
