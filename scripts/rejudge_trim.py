@@ -4,7 +4,8 @@ the afternoon), 30% from 40 and 40% from 80, 10% at every size (the rule before 
 every size.
 The same rounds each time (they were chosen while the session ran, by the rule it ran with).
 
-For a `make run` database it counts the claims decided and the comparisons ≥ 2× from 1 decided; for a
+For a `make run` database it counts the claims decided and the comparisons ≥ 2× from 1 decided, and
+lists each claim and comparison whose verdict differs from today's rule; for a
 `versus selftest` database (one session per trial) the A/A and planted verdicts of every trial, and
 how many of the trials' process runs were caught by a slow spell (a value ≥ 1.3× the median of its
 arm's process values over all trials: on this VM the slow state is 1.8× the fast one), and in how many
@@ -56,14 +57,18 @@ def trimming(rule: Callable[[int], float]) -> Iterator[None]:
         stats.trimmed_location = today
 
 
-def run_counts(store: Store, session: int) -> str:
+def run_counts(store: Store, session: int) -> tuple[str, dict[str, str]]:
+    """The counts, and every claim's and comparison's verdict (to list the ones another trim changes)."""
     analysis = analyze(store, session)
     measured = [c for c in analysis.claims if c.verdict != "not measured"]
     decided = sum(c.verdict in ("holds", "does not hold") for c in measured)
     large = [c for c in analysis.comparisons if c.decision.interval is not None
              and (c.decision.interval.value >= 2 or c.decision.interval.value <= 0.5)]
+    verdicts = {f"claim {c.experiment}/{c.claim.id}": c.verdict for c in measured}
+    verdicts.update({f"comparison {c.numerator.id} ÷ {c.denominator.id if c.denominator else '-'}": c.verdict
+                     for c in analysis.comparisons})
     return (f"claims decided {decided} of {len(measured)}; comparisons ≥ 2× from 1 decided "
-            f"{sum(c.decision.decided for c in large)} of {len(large)}")
+            f"{sum(c.decision.decided for c in large)} of {len(large)}"), verdicts
 
 
 def selftest_counts(store: Store, sessions: list[int]) -> str:
@@ -149,10 +154,18 @@ def main(argv: list[str]) -> int:
         sessions = [row[0] for row in store.db.execute("SELECT id FROM sessions ORDER BY id").fetchall()]
         selftest = all(c == "spin" or c.startswith("spin_") for (c,) in
                        store.db.execute("SELECT DISTINCT case_name FROM arms").fetchall())
+        today: dict[str, str] | None = None
         for name, rule in RULES.items():
             with trimming(rule):
-                counts = selftest_counts(store, sessions) if selftest else run_counts(store, session or sessions[-1])
-            print(f"{name}: {counts}")
+                if selftest:
+                    print(f"{name}: {selftest_counts(store, sessions)}")
+                    continue
+                counts, verdicts = run_counts(store, session or sessions[-1])
+            today = verdicts if today is None else today
+            changed = [f"{key}: {today[key]} → {verdict}" for key, verdict in verdicts.items() if today.get(key) != verdict]
+            print(f"{name}: {counts}; verdicts that differ from today's: {len(changed)}")
+            for line in changed:
+                print(f"  {line}")
         if selftest:
             print(slow_share(store, sessions))
             print(planted_misses(store, sessions))
