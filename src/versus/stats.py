@@ -37,6 +37,8 @@ POWER = 0.8  # of the minimal detectable effect
 FIRST_LOOK = 3  # fewer than 3 rounds cannot decide anything with an unknown variance
 _LOOKS = (3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500)
 UNUSABLE = 10.0  # an interval whose high/low exceeds this is said in words, not printed
+# rounds_needed found no look that decides: said of every such item, with or without an interval
+TOO_CLOSE = "the estimate is too close to its threshold for its spread: no number of rounds is expected to decide it"
 
 
 @dataclass(frozen=True)
@@ -355,13 +357,15 @@ def _too_few(n: int) -> str:
 
 def _unusable(shown: Interval | None, scale: Scale, more_would_decide: bool = True) -> str:
     """Why an interval is not shown. "Needs more rounds" only where more rounds are expected to decide:
-    make run #5 said it of `http-10x-today` (8.9× against ≥ 9×), which no number of rounds settles."""
+    make run #5 said it of `http-10x-today` (8.9× against ≥ 9×), which no number of rounds settles
+    (rounds_needed: the estimate on a threshold, or so close to one for its spread that more than
+    5000 rounds would be needed)."""
     if shown is None or scale != "log":
         return ""
     if shown.low <= 0 or shown.high / shown.low > UNUSABLE:
         if more_would_decide:
             return "the rounds disagree too much for a usable interval; needs more rounds"
-        return "the rounds disagree too much for a usable interval, and the estimate sits on the threshold"
+        return (f"the rounds disagree too much for a usable interval, and {TOO_CLOSE}")
     return ""
 
 

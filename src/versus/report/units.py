@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from ..stats import Decision, Interval
+from ..stats import TOO_CLOSE, Decision, Interval
 
 
 def duration(ns: float) -> str:
@@ -81,5 +81,5 @@ def undecided(decision: Decision, seconds_needed: float | None, comparison: bool
         when = f" (about {seconds(seconds_needed)})" if seconds_needed else ""
         parts.append(f"needs ~{more} more rounds{when}")
     elif decision.interval is not None and not decision.note:
-        parts.append("the estimate sits on the threshold")
+        parts.append(TOO_CLOSE)
     return "; ".join(parts)
