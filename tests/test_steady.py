@@ -34,6 +34,16 @@ def test_noise_alone_is_not_a_changepoint():
     # dispatch's interpreter arm (2026-11-24): 8 warmup samples no slower than the 2 measured ones, the
     # last faster by chance; raising its warmup only cost time (and, since judge.settled, rounds)
     ([868, 800, 744, 808, 869, 862, 867, 868, 867, 783], 8, False),
+    # make run #7 of 2026-11-26: JMH forks whose first or second measured iteration caught a spike,
+    # after warmup iterations at the measured level; the mean of all 16 warmup iterations (5,098 ns
+    # first) was slower, and both arms' warmup was raised to 32 (their rounds 0 and 1 left out)
+    ([5070, 3684, 2997, 2584, 1380, 2274, 2496, 2493, 1423, 1279, 1234, 1216, 1250, 1227, 1233, 1224,
+      1228, 1231, 1182], 16, False),
+    ([64059, 27830, 17372, 18999, 15322, 13250, 8972, 5219, 3290, 5350, 6015, 3250, 3119, 3179, 3167,
+      3088, 5854, 3615, 3133], 16, False),
+    # a JIT still at work when its 16 warmup samples ended (Jython 2.7.4's lock loop, the same run)
+    ([180, 175, 170, 168, 165, 164, 162, 161, 160, 165, 148, 152, 150, 155, 150, 152, 99, 61, 61, 61, 62],
+     16, True),
 ])
 def test_only_a_process_still_getting_faster_asks_for_more_warmup(values, warmup, warming):
     assert steady.still_warming(values, warmup) is warming

@@ -60,12 +60,19 @@ def steady(kind: str) -> bool:
 
 def still_warming(values: Sequence[float], warmup: int) -> bool:
     """No steady state, every shift in the measured samples downward (later samples faster), and the
-    warmup samples slower than the measured ones by ≥ 2%: a JIT still compiling, which more warmup
-    fixes. A slow spell in the middle of a process (this VM's neighbours take the core for a few
-    samples) also breaks the steady state, but shifts both ways; a last sample that happens to be
-    faster than the one before, after warmup samples no slower than the measured ones, is noise (with
-    2 measured samples it is half of all processes). More warmup helps neither: the runner raises
-    the warmup only for a JIT at work."""
+    warmup samples slower than the measured ones by ≥ 2%, both all of them and the last ones (as many
+    as the measured ones): a JIT still compiling when the measurement began, which more warmup fixes.
+    A slow spell in the middle of a process (this VM's neighbours take the core for a few samples)
+    also breaks the steady state, but shifts both ways; a last sample that happens to be faster than
+    the one before, after warmup samples no slower than the measured ones, is noise (with 2 measured
+    samples it is half of all processes); so is a first measured sample caught by a spike, after
+    warmup samples that had reached the measured level. More warmup helps none of them: the runner
+    raises the warmup only for a JIT at work.
+
+    The end of the warmup must be slower too: its first samples are slower for every JIT (a JMH fork's
+    first iteration at 5-20× its last), so the mean of all of them alone was always ≥ 2% slower, and a
+    spike in the measured samples raised the warmup of 1 to 6 arms of each make run of 2026-11-26 (a
+    16 → 32 iteration fork costs 60% more, and the rounds before the raise are left out)."""
     if classify(values, warmup) != UNSTEADY:
         return False
     data = np.log(np.asarray(values, dtype=float))
@@ -73,4 +80,7 @@ def still_warming(values: Sequence[float], warmup: int) -> bool:
     shifts = [shift(measured[:cut], measured[cut:]) for cut in range(1, measured.size)]
     if not any(s < 0 for s in shifts) or any(s > 0 for s in shifts):
         return False
-    return warmup == 0 or float(data[:warmup].mean() - measured.mean()) >= MATERIAL
+    if warmup == 0:
+        return True
+    tail = data[max(0, warmup - max(2, measured.size)):warmup]
+    return min(float(data[:warmup].mean()), float(tail.mean())) - float(measured.mean()) >= MATERIAL
