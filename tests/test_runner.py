@@ -235,7 +235,7 @@ def test_an_item_with_fewer_rounds_than_its_first_look_is_not_taken_for_stuck(db
     waiting = 1
     decisions[waiting] = Decision("inconclusive", None, 0.0, 1, True, note="1 round measured; a verdict needs at least 3")
     scheduler.status.open_items = list(decisions)
-    index, _, arms, step = scheduler._choose(decisions, {})
+    index, _, arms, step, _ = scheduler._choose(decisions, {})
     assert index == waiting and step == 2 and arms == set(scheduler.plan.items[waiting].arms)
 
 
@@ -276,7 +276,7 @@ def test_a_claim_pair_outside_its_bounds_alone_gets_the_rounds_that_settle_the_c
     decisions[_pair(scheduler, "ten-times", "1")] = Decision("does not hold", None, 0.99, 3, True)
     decisions[_pair(scheduler, "ten-times", "2")] = _open(4.0)
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
-    index, _, _, _ = scheduler._choose(decisions, {})
+    index = scheduler._choose(decisions, {}).item
     assert index == _pair(scheduler, "four-times", "2")
 
 
@@ -291,18 +291,18 @@ def test_a_claim_whose_pairs_all_look_inside_costs_all_of_them(tmp_path, db):
     decisions[_pair(scheduler, "ten-times", "1")] = _open(12.0, more=20)
     decisions[_pair(scheduler, "ten-times", "2")] = Decision("holds", None, 0.99, 3, True)
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
-    index, _, _, _ = scheduler._choose(decisions, {})
+    index = scheduler._choose(decisions, {}).item
     assert index == _pair(scheduler, "ten-times", "1")
     # a settled claim's open pair is still run, after the open claims, as a comparison would be
     decisions[_pair(scheduler, "ten-times", "1")] = Decision("does not hold", None, 0.99, 8, True)
     decisions[_pair(scheduler, "ten-times", "2")] = _open(12.0, more=1)
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
-    index, _, _, _ = scheduler._choose(decisions, {})
+    index = scheduler._choose(decisions, {}).item
     assert index == _pair(scheduler, "four-times", "1")
     decisions[_pair(scheduler, "four-times", "1")] = Decision("holds", None, 0.99, 8, True)
     decisions[_pair(scheduler, "four-times", "2")] = Decision("holds", None, 0.99, 8, True)
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
-    index, _, _, _ = scheduler._choose(decisions, {})
+    index = scheduler._choose(decisions, {}).item
     assert index == _pair(scheduler, "ten-times", "2")
 
 
@@ -409,7 +409,7 @@ def test_a_claim_pair_not_yet_looked_at_gets_its_first_look_before_the_whole_cla
     decisions[_pair(scheduler, "ten-times", "2")] = Decision("inconclusive", None, 0.0, 1, True)  # 1 round
     decisions[_pair(scheduler, "four-times", "1")] = _open(4.0, more=30)  # 30 cheap rounds: 60 s
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
-    index, _, _, step = scheduler._choose(decisions, {})
+    index, _, _, step, _ = scheduler._choose(decisions, {})
     assert index == _pair(scheduler, "ten-times", "2") and step == 2  # 2 dear rounds (40 s) to its first look
 
 
@@ -425,3 +425,38 @@ def test_the_progress_line_counts_open_claims_not_their_open_pairs(tmp_path, db)
     assert scheduler._claims_open(decisions) == 1
     decisions[_pair(scheduler, "ten-times", "1")] = _open(12.0)
     assert scheduler._claims_open(decisions) == 2
+
+
+def test_open_claims_that_share_an_arm_run_in_the_same_rounds(tmp_path, db):
+    """make run #7, 2026-11-26: four claims' pairs shared Jython 2.7.4's lock loop, and each pair's
+    round ran it again (two processes a round each). A round of one now runs the other arm of the
+    others too: three processes give two claims a round; a small comparison does not come along."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    (folder / "work.py").write_text((FIXTURES / "claims" / "work.py").read_text())
+    toml = (FIXTURES / "claims" / "experiment.toml").read_text()
+    toml += ('\n[[cases]]\nname = "slower"\ncheck = "inner"\n\n[[claims]]\nid = "slower-than-fast"\n'
+             'statement = "slower takes ≥ 2× the time of fast"\nsource = "the fixture itself"\n'
+             'numerator = { case = "slower", runtime = "cpython" }\n'
+             'denominator = { case = "fast", runtime = "cpython" }\nmin = 2\n')
+    (folder / "experiment.toml").write_text(toml)
+    plan = make_plan([load(folder)], None, None, False, {"processes": 3, "inner": 100})
+    scheduler = Scheduler(plan, {}, 11, Budget(1000.0))
+    for arm in range(len(plan.arms)):
+        scheduler.record_wall(arm, int(1e9))
+
+    def claim(name: str) -> int:
+        return next(i for i, item in enumerate(plan.items) if item.claim is not None and item.claim.id == name)
+
+    decisions = {i: Decision("holds", None, 0.99, 3, True) for i in range(len(plan.items))}
+    decisions[claim("ten-times")] = _open(12.0, more=5)  # slow ÷ fast
+    decisions[claim("slower-than-fast")] = _open(3.0, more=20)  # slower ÷ fast: dearer, so second
+    scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
+    choice = scheduler._choose(decisions, {})
+    assert choice is not None and choice.item == claim("ten-times")
+    assert choice.partners == [claim("slower-than-fast")]
+    assert {plan.arms[a].case.name for a in choice.arms} == {"fast", "slow", "slower"}
+    # a pair stuck on its bound (no number of rounds expected to decide it) does not come along
+    decisions[claim("slower-than-fast")] = Decision("inconclusive", Interval(2.0, 1.0, 4.0), 0.99, 3, True)
+    choice = scheduler._choose(decisions, {})
+    assert choice is not None and choice.partners == [] and len(choice.arms) == 2

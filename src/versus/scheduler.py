@@ -8,7 +8,8 @@ within a time budget for the arms that an undecided comparison or claim still ne
 - With a budget, rounds then continue for the open items, each round the two arms of one:
   comparisons ≥ 2× from 1 first, then claims, then the other comparisons, items stuck on their
   threshold last, the cheapest decision first within each; they stop when everything is decided or
-  the budget is spent.
+  the budget is spent. The round also runs the other arm of up to MAX_PARTNERS open claims (or
+  comparisons ≥ 2×) that share an arm with the chosen one: one more process gives another a round.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from . import judge, stats
 from .items import Item
@@ -23,6 +25,7 @@ from .plan import Plan
 
 MAX_EXTRA_ROUNDS = 200  # sequential rounds per item at most, whatever the budget
 LARGE = 2.0  # a comparison estimated this far from 1 (either way) ranks with the claims
+MAX_PARTNERS = 3  # open items that share an arm with the chosen one and ride along in its rounds
 
 
 @dataclass
@@ -43,6 +46,14 @@ class Budget:
         if self.seconds is None:
             return float("inf")
         return self.seconds - (self.clock() - self.started)
+
+
+class Choice(NamedTuple):
+    item: int  # the item chosen
+    group: int
+    arms: set[int]  # its arms and its partners'
+    rounds: int  # before the next look
+    partners: list[int]  # open items sharing an arm with it, whose other arm runs in the same rounds
 
 
 @dataclass
@@ -148,18 +159,18 @@ class Scheduler:
             choice = self._choose(decisions, extra)
             if choice is None:
                 return
-            index, group, arms, rounds = choice
-            for _ in range(rounds):
-                if self.budget.left() < self._round_cost(arms):
+            for _ in range(choice.rounds):
+                if self.budget.left() < self._round_cost(choice.arms):
                     self.status.reason = "the budget is spent"
                     return
-                order = sorted(arms)
+                order = sorted(choice.arms)
                 self.random.shuffle(order)
-                extra[index] = extra.get(index, 0) + 1
-                yield Batch(self._next_round(group), order, group, sequential=True)
+                for index in (choice.item, *choice.partners):
+                    extra[index] = extra.get(index, 0) + 1
+                yield Batch(self._next_round(choice.group), order, choice.group, sequential=True)
 
     def _choose(self, decisions: dict[int, stats.Decision],
-                extra: dict[int, int]) -> tuple[int, int, set[int], int] | None:
+                extra: dict[int, int]) -> Choice | None:
         """The open item to run next, its two arms, and how many rounds to run before looking again
         (up to the next look). In order: comparisons ≥ 2× from 1 (every one of them must be decided,
         and they are cheap: on 2026-11-26 one of 22 was left open when it ranked with the claims by
@@ -168,7 +179,8 @@ class Scheduler:
 
         A sequential round runs only the chosen item's arms, not its whole group: a group may hold
         dozens of arms (every case a claim links), and the pair is all the item's ratio needs. Its
-        round index is the group's next, so the pair still ran side by side.
+        round index is the group's next, so the pair still ran side by side. Open claims (and
+        comparisons ≥ 2×) that share an arm with it come along (`_partners`).
 
         A claim over several pairs is weighed as a whole (`_claim_ranks`): a pair of a claim that is
         already settled, or that another pair will settle more cheaply, waits with the comparisons."""
@@ -208,7 +220,33 @@ class Scheduler:
         if best[0][0] == 3 and left < self._round_cost(arms):
             self.status.reason = "the budget is spent"
             return None
-        return index, self._group_of[self.plan.items[index].numerator], arms, costs[index][1]
+        rounds = costs[index][1]
+        partners = self._partners(index, decisions, costs, ranks, rounds, left)
+        for partner in partners:
+            arms |= set(self.plan.items[partner].arms)
+        return Choice(index, self._group_of[self.plan.items[index].numerator], arms, rounds, partners)
+
+    def _partners(self, index: int, decisions: dict[int, stats.Decision], costs: dict[int, tuple[float, int, bool]],
+                  ranks: dict[int, tuple[int, float]], rounds: int, left: float) -> list[int]:
+        """Open items that share an arm with the chosen one and rank before the small comparisons
+        (claims' pairs that decide their claim, comparisons ≥ 2×), cheapest first: their other arm
+        runs in the chosen item's rounds, so one more process gives each a round, where a round of its
+        own would cost two. In make run #7 of 2026-11-26 four claims' pairs shared Jython 2.7.4's lock
+        loop, and each of their rounds ran it again."""
+        chosen = set(self.plan.items[index].arms)
+        arms, found = set(chosen), list[int]()
+        for other in sorted(costs, key=lambda i: costs[i][0]):
+            item = self.plan.items[other]
+            if other == index or costs[other][2] or not chosen & set(item.arms) or len(found) >= MAX_PARTNERS:
+                continue
+            if not (_large(item, decisions[other]) or ranks.get(other, (2, 0.0))[0] < 2):
+                continue
+            more = set(item.arms) - arms
+            if not more or rounds * self._round_cost(arms | more) > left:
+                continue  # no more (the same pair: its rounds are these already), or beyond the budget
+            arms |= more
+            found.append(other)
+        return found
 
     def _claim_ranks(self, decisions: dict[int, stats.Decision], costs: dict[int, tuple[float, int, bool]],
                      left: float) -> dict[int, tuple[int, float]]:
