@@ -10,7 +10,7 @@ every process of the arms whose key contains TEXT: its round, its wall time, its
 (warmup samples marked w) and its value, which shows a process that measured a program still warming up.
 With `--claims`, per claim pair: the SD of its per-round log ratio (of the claim's metric, else time
 per iteration) over the experiment's own first `processes` rounds, what its first look decides from,
-and the median of those per experiment. With `--raises`, per experiment: how many processes of the
+and the median of those per experiment and in all (one figure for how noisy the machine was). With `--raises`, per experiment: how many processes of the
 first two rounds (the ones that may raise an arm's warmup) `steady.still_warming` flags, and how many
 a rule without its warmup condition (every measured shift downward, whatever the warmup samples) would.
 
@@ -83,6 +83,10 @@ def _print_claims(analysis: Analysis) -> None:
                   f"{len(ratios)} | {sd:.3f}")
     for experiment, sds in by_experiment.items():
         print(f"{experiment}: median SD {statistics.median(sds):.3f} over {len(sds)} claim pairs")
+    every = sorted(sd for sds in by_experiment.values() for sd in sds)
+    if every:  # one figure for the machine's state during a run, to set runs side by side
+        print(f"all: median SD {statistics.median(every):.3f}, 75th percentile "
+              f"{every[min(len(every) - 1, int(len(every) * 0.75))]:.3f} over {len(every)} claim pairs")
 
 
 def _print_raises(analysis: Analysis) -> None:
