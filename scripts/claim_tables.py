@@ -4,6 +4,7 @@
     .venv/bin/python scripts/claim_tables.py run.json              # every experiment, under #### headings
     .venv/bin/python scripts/claim_tables.py run.json fib          # one experiment's table
     .venv/bin/python scripts/claim_tables.py run.json --counts     # decided claims per experiment
+    .venv/bin/python scripts/claim_tables.py --across run*.json    # the claims' verdicts over several runs
 
 It reads the versioned session document (`versus report --format json`, `session.json`), so it
 prints what the report printed: each instance's interval is the one that decided it, at its level.
@@ -83,17 +84,54 @@ def counts(doc: dict[str, Any]) -> str:
     return "\n".join(lines + [f"all: {decided} of {total}"])
 
 
+DECIDED = ("holds", "does not hold")
+
+
+def across(docs: list[dict[str, Any]]) -> str:
+    """Per claim, its verdict in each run, for the claims not decided alike in all of them: FLIP where
+    one run said holds and another does not hold; then how many were decided in at least one run, in
+    all, and in none."""
+    keys = list(dict.fromkeys((c["experiment"], c["id"]) for doc in docs for c in doc.get("claims", [])))
+    verdicts = [{(c["experiment"], c["id"]): c["verdict"] for c in doc.get("claims", [])} for doc in docs]
+    lines, some, every, flips = [], 0, 0, 0
+    for key in keys:
+        seen = [run.get(key, "-") for run in verdicts]
+        decided = {v for v in seen if v in DECIDED}
+        some, every = some + bool(decided), every + all(v in DECIDED for v in seen)
+        flips += len(decided) > 1
+        if len(set(seen)) > 1 or not decided:
+            mark = "FLIP " if len(decided) > 1 else ""
+            lines.append(f"{mark}{key[0]} {key[1]}: " + ", ".join(seen))
+    lines.append(f"{len(keys)} claims over {len(docs)} runs: decided in at least one {some}, in all {every}, "
+                 f"in none {len(keys) - some}; holds in one run and does not hold in another: {flips}")
+    return "\n".join(lines)
+
+
+def _read(path: str) -> dict[str, Any] | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            doc: dict[str, Any] = json.load(handle)
+            return doc
+    except (OSError, ValueError) as error:
+        print(f"claim_tables: cannot read {path}: {error}; make it with `versus report N --format json > FILE`",
+              file=sys.stderr)
+        return None
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if argv else 2
-    try:
-        with open(argv[0], encoding="utf-8") as handle:
-            doc = json.load(handle)
-    except (OSError, ValueError) as error:
-        print(f"claim_tables: cannot read {argv[0]}: {error}; make it with `versus report N --format json > FILE`",
-              file=sys.stderr)
+    if argv[0] == "--across":
+        docs = [_read(path) for path in argv[1:]]
+        if not docs or any(doc is None for doc in docs):
+            return 2
+        print(across([doc for doc in docs if doc is not None]))
+        return 0
+    read = _read(argv[0])
+    if read is None:
         return 2
+    doc = read
     experiments = list(dict.fromkeys(c["experiment"] for c in doc.get("claims", [])))
     if argv[1:] == ["--counts"]:
         print(counts(doc))

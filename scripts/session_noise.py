@@ -10,7 +10,8 @@ every process of the arms whose key contains TEXT: its round, its wall time, its
 (warmup samples marked w) and its value, which shows a process that measured a program still warming up.
 With `--claims`, per claim pair: the SD of its per-round log ratio (of the claim's metric, else time
 per iteration) over the experiment's own first `processes` rounds, what its first look decides from,
-and the median of those per experiment and in all (one figure for how noisy the machine was). With `--raises`, per experiment: how many processes of the
+and the median of those per experiment and in all (one figure for how noisy the machine was).
+With `--raises`, per experiment: how many processes of the
 first two rounds (the ones that may raise an arm's warmup) `steady.still_warming` flags, and how many
 a rule without its warmup condition (every measured shift downward, whatever the warmup samples) would.
 
