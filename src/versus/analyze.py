@@ -161,10 +161,10 @@ def _experiments(session: dict[str, Any], names: list[str]) -> tuple[dict[str, E
     return loaded, notes
 
 
-def _process(run: StoredRun) -> ProcessFacts:
+def _process(run: StoredRun, value: str) -> ProcessFacts:
     samples = [(ns / inner, warm) for _, ns, inner, warm in run.samples if inner > 0]
     facts = judge.facts_of([(ns, inner, warm) for _, ns, inner, warm in run.samples], [(n, v) for n, v, _ in run.metrics],
-                           run.wall_ns)
+                           run.wall_ns, value)
     warm = sum(1 for _, w in samples if w)
     kind = steady.classify([v for v, _ in samples], warm) if run.status == "ok" else ""
     return ProcessFacts(run.round, run.status, facts.value, facts.metrics, samples, kind, run.wall_ns)
@@ -187,7 +187,7 @@ def _arm_results(store: Store, session_id: int) -> tuple[list[ArmResult], list[F
         runtime = RuntimeInfo(str(info.get("family", "")), str(info.get("version", "")),
                               tuple(info.get("flags", []) or []), str(info.get("jdk_version", "")))
         runs = sorted(runs_by_arm.get(row["id"], []), key=lambda r: r.round)
-        processes = [_process(r) for r in runs]
+        processes = [_process(r, judge.stored_value(row["method"])) for r in runs]
         failed += [FailedRun(identity.key, r.round, r.reason, r.log_tail) for r in runs if r.status != "ok"]
         values = [p.value for p in processes if p.status == "ok" and p.value is not None]
         summary = stats.summarize_arm(values, describe=_describe) if values else None

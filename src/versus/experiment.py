@@ -11,7 +11,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -39,6 +39,9 @@ class Method(_Strict):
                                     description="seconds before a process run is killed")] = 300.0
     min_sample_ns: Annotated[int, Field(ge=1, le=10**12, description="calibration target: a sample takes at least "
                                                                      "this long")] = 100_000_000
+    value: Annotated[Literal["median", "min"], Field(description="a process run's value: the median of its measured "
+                                                                 "samples, or their minimum (docs/method.md, "
+                                                                 "'Estimates of an arm')")] = "median"
 
 
 class Quick(Method):

@@ -11,6 +11,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -20,23 +21,32 @@ from .items import CLAIMS, Item
 
 @dataclass(frozen=True)
 class Facts:
-    """What one successful process run says: its median time per iteration and metric medians."""
+    """What one successful process run says: its time per iteration and metric medians."""
 
-    value: float | None  # ns per iteration (median of its measured samples); None without samples
+    value: float | None  # ns per iteration (median of its measured samples, or their minimum); None without samples
     metrics: dict[str, float] = field(default_factory=dict)
     wall_ns: int = 0
     warmup: int = 0  # warmup samples the process ran before its measured ones
 
 
-def facts_of(samples: Sequence[tuple[int, int, bool]], metrics: Sequence[tuple[str, float]], wall_ns: int) -> Facts:
-    """samples as (ns, inner, warmup); metrics as (name, value)."""
+def facts_of(samples: Sequence[tuple[int, int, bool]], metrics: Sequence[tuple[str, float]], wall_ns: int,
+             value: str = "median") -> Facts:
+    """samples as (ns, inner, warmup); metrics as (name, value). `value` is the arm's method's: "median" of
+    the measured samples, or "min". The minimum leaves out the samples a slow spell of the machine caught
+    within the process (on this VM they switch within 0.13 s); metrics keep their median."""
     measured = [ns / inner for ns, inner, warm in samples if not warm and inner > 0]
     by_name: dict[str, list[float]] = {}
-    for name, value in metrics:
-        by_name.setdefault(name, []).append(value)
-    return Facts(float(np.median(measured)) if measured else None,
+    for name, metric in metrics:
+        by_name.setdefault(name, []).append(metric)
+    pick = min if value == "min" else np.median
+    return Facts(float(pick(measured)) if measured else None,
                  {name: float(np.median(values)) for name, values in by_name.items()}, wall_ns,
                  sum(1 for _, _, warm in samples if warm))
+
+
+def stored_value(method: Any) -> str:
+    """The `value` of an arm's stored method; arms stored before it existed took the median."""
+    return str(method.get("value", "median")) if isinstance(method, dict) else "median"
 
 
 Observations = dict[int, dict[int, Facts]]

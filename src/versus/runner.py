@@ -100,7 +100,7 @@ def _learn(scheduler: Scheduler, jobs: list[Job], index: int, batch: Batch, run:
         return
     samples = [(s.ns, s.inner, s.warmup) for s in run.samples]
     scheduler.observations.setdefault(index, {})[batch.round] = judge.facts_of(
-        samples, [(n, v) for n, v, _ in run.metrics], run.wall_ns)
+        samples, [(n, v) for n, v, _ in run.metrics], run.wall_ns, job.method.value)
     if job.inner == 0 and run.inner and job.method.inner == 0:
         job.inner = run.inner  # calibrated once; later processes of the arm reuse it
         store.set_inner(job.arm_id, job.inner)

@@ -2,7 +2,7 @@
 the committed file equal to this output, so the documentation cannot drift from the code."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel
 
@@ -26,6 +26,8 @@ _TABLES: list[tuple[str, type[BaseModel], str]] = [
 
 
 def _type(annotation: Any) -> str:
+    if get_origin(annotation) is Literal:  # one of a few words: name them as TOML spells them
+        return " or ".join(f'"{choice}"' for choice in get_args(annotation))
     text = str(annotation).replace("typing.", "").replace("<class '", "").replace("'>", "")
     return text.replace("versus.experiment.", "").replace("NoneType", "none").replace(" | ", " or ")
 

@@ -195,7 +195,8 @@ def _observed(store: Store, session_id: int, stored: list[dict[str, Any]]) -> tu
         done[arm].add(run.round)
         if run.status == "ok":
             observations.setdefault(arm, {})[run.round] = judge.facts_of(
-                [(ns, inner, warm) for _, ns, inner, warm in run.samples], [(n, v) for n, v, _ in run.metrics], run.wall_ns)
+                [(ns, inner, warm) for _, ns, inner, warm in run.samples], [(n, v) for n, v, _ in run.metrics], run.wall_ns,
+                judge.stored_value(stored[arm].get("method")))
     return observations, done
 
 
