@@ -68,6 +68,8 @@ TOML_CASES = [
     (("timeout = 20", "timeout = -1"), "greater than 0", "docs/experiment-toml.md"),
     (("timeout = 20", "timeout = nan"), "finite", "docs/experiment-toml.md"),
     (("timeout = 20", "timeout = 20\nmin_sample_ns = 0"), "greater than or equal to 1", "docs/experiment-toml.md"),
+    (("timeout = 20", "timeout = 20\nvalue = \"minimum\""), "[method].value: input should be 'median' or 'min'",
+     "docs/experiment-toml.md"),
     (('runtimes = ["cpython@3.11"]', 'runtimes = "cpython@3.11"'), "[experiment].runtimes: input should be a valid list",
      "lists are written"),
     (('python3 = "prog.py"', 'python3 = "progg.py"'), "[programs] python3 = 'progg.py': there is no such file",

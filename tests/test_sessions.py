@@ -8,7 +8,11 @@ import sqlite3
 from pathlib import Path
 
 from conftest import FIXTURES
+from versus.analyze import analyze
 from versus.cli import main, report_folder
+from versus.drivers.base import ProcessRun
+from versus.experiment import load
+from versus.protocol import SampleRecord
 from versus.store import MIGRATIONS, Store
 
 
@@ -114,3 +118,32 @@ def test_a_schema_2_database_moves_forward_and_says_what_it_lacks(tmp_path):
     kept, gone = store.session(1), store.session(2)
     assert "claims" in kept["definitions"] and kept["lacks"] == ""
     assert gone["definitions"] == {} and "folders were gone" in gone["lacks"]
+
+
+def _one_run(store: Store, method: dict[str, object]) -> int:
+    session = store.new_session(1, [], {}, {})
+    arm = store.add_arm(session, 0, {"experiment": "e", "experiment_path": "", "case": "c", "runtime": "r",
+                                     "runtime_info": {}, "params": {}, "method": method})
+    samples = [SampleRecord(9_000, 1, True)] + [SampleRecord(ns, 1, False) for ns in (5_000, 3_000, 8_000)]
+    store.save_run(arm, 0, ProcessRun("ok", samples=samples))
+    return session
+
+
+def test_a_process_value_is_its_fastest_sample_where_the_method_says_min_and_the_median_before_it_existed(db):
+    """The warmup sample (9 µs) is never the value; a session stored before `value` existed (its arms'
+    methods lack the key) is judged with the median it ran with, so its report does not change."""
+    store = Store(db)
+    fastest = _one_run(store, {"value": "min", "samples": 3})
+    old = _one_run(store, {"samples": 3})
+    median = _one_run(store, {"value": "median", "samples": 3})
+    values = {session: analyze(store, session).arms[0].processes[0].value for session in (fastest, old, median)}
+    assert values == {fastest: 3_000, old: 5_000, median: 5_000}
+
+
+def test_quick_takes_the_methods_value_unless_it_sets_its_own(tmp_path):
+    folder = claims_copy(tmp_path)
+    toml = folder / "experiment.toml"
+    toml.write_text(toml.read_text().replace("[method]\n", "[method]\nvalue = \"min\"\n"))
+    assert (load(folder).method.value, load(folder).quick.value) == ("min", "min")
+    toml.write_text(toml.read_text() + "\n[quick]\nvalue = \"median\"\n")
+    assert (load(folder).method.value, load(folder).quick.value) == ("min", "median")

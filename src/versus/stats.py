@@ -407,7 +407,7 @@ def detectable(location: Location, alpha: float, start: int, latest: int, delta:
 class ArmSummary:
     """An arm from its processes' medians (ns per iteration, or a metric's values)."""
 
-    value: float  # geometric mean of the process medians (arithmetic where a value is ≤ 0)
+    value: float  # geometric mean of the process values (arithmetic where a value is ≤ 0)
     interval: Interval | None  # 95% Student t over processes; None: see note
     processes: int
     note: str = ""

@@ -297,7 +297,8 @@ def _instance_table(claim: ClaimResult) -> str:
 
 def _experiments(analysis: Analysis, experiments: list[str]) -> str:
     parts = ['<section id="arms"><h2>2 · Arms by experiment</h2><p class="lead">Each arm\'s estimate '
-             "(a dot) with its 95% interval over processes (a line), every process run's own median as a "
+             "(a dot) with its 95% interval over processes (a line), every process run's own value (the "
+             "median of its samples, or their minimum where its method says so) as a "
              "small grey dot, on a log time axis; coloured by the comparison with the case's baseline. "
              "The tables hold the same numbers in words.</p>"]
     all_tables = tables.case_tables(analysis)
