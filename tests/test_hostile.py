@@ -156,7 +156,8 @@ def test_the_load_driver_advice_names_the_key_the_code_reads():
     (["run", "{folder}", "--timeout", "nan"], 2, "--timeout"),
     (["run", "{folder}", "--processes", "0"], 2, "--processes"),
     (["run", "{folder}", "--budget", "soon"], 2, "is not a duration"),
-    (["run", "{folder}", "--budget=-5m"], 2, "is not a duration"),
+    (["run", "{folder}", "--budget=-5m"], 2, "must be a positive duration"),
+    (["run", "{folder}", "--budget", "-5m"], 2, "must be a positive duration"),  # argparse said "expected one argument"
     (["run", "{folder}", "--param", "nosuch=5"], 2, "no experiment of this run has a parameter 'nosuch'"),
     (["run", "{folder}", "--param", "novalue"], 2, "bad --param"),
     (["run", "{folder}", "--runtimes", "cpython@@3"], 2, "bad runtime spec"),

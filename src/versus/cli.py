@@ -98,9 +98,22 @@ def _output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--html", type=Path, metavar="FILE", help="also write the report as one HTML page")
 
 
+def _attached(argv: list[str]) -> list[str]:
+    """`--budget -5m` as `--budget=-5m`: argparse takes a value that starts with '-' and is not a number
+    for an option and says only "expected one argument"; attached, the value reaches its own check,
+    which says what a budget must be."""
+    out: list[str] = []
+    for token in argv:
+        if out and out[-1] == "--budget" and token.startswith("-") and token != "--":
+            out[-1] = f"--budget={token}"
+        else:
+            out.append(token)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
-        args = _parser().parse_args(argv)
+        args = _parser().parse_args(_attached(sys.argv[1:] if argv is None else argv))
     except VersusError as error:
         return _error(error)
     except SystemExit as done:  # --help and --version
@@ -194,6 +207,8 @@ _DURATION = re.compile(r"^(?:(?P<h>\d+(?:\.\d+)?)h)?(?:(?P<m>\d+(?:\.\d+)?)m(?:i
 def parse_duration(text: str) -> float:
     """`30m`, `1h30m`, `90s`, `45` (seconds) → seconds."""
     text = text.strip().lower()
+    if text.startswith("-"):
+        raise UsageError(f"--budget {text!r} must be a positive duration of at most 30 days", "e.g. --budget 30m")
     try:
         seconds = float(text)
     except ValueError:
