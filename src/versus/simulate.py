@@ -4,6 +4,8 @@ The model (`docs/method.md`, after the statistics review of 2026-11-23), on the 
 - each process of an arm is off by N(0, 1.5%) (JIT decisions, heap layout), and a few are far off
   (heavy tails: with probability `tail_rate` a further N(0, 30%));
 - its median of 5 samples adds N(0, 0.5%)·1.25/√5;
+- (a variant) slow spells within a process that catch some of its samples and not others, its value
+  then the median or the minimum of its samples (`[method] value`);
 - the machine drifts by a random walk of 2% per round, and enters slow spells of +10% (probability
   0.15 per round, kept with probability 0.6) that hit each arm of the round with probability
   `spell_hit` (1: both arms alike).
@@ -33,12 +35,33 @@ class Noise:
     spell_hit: float = 1.0
     tail_rate: float = 0.02
     tail_sd: float = 0.3
+    # Spells within a process (0: none, the model of 2026-11-23): each measured sample enters a spell of
+    # `spell` with this probability and stays in it with `sample_spell_stay`, as this VM's spells switch
+    # within 0.13 s; the process's value is then the `value` ("median" or "min") of its samples.
+    sample_spell_enter: float = 0.0
+    sample_spell_stay: float = 0.6
+    value: str = "median"
 
 
 def _process_noise(rng: np.random.Generator, noise: Noise, shape: tuple[int, ...]) -> np.ndarray:
+    if noise.sample_spell_enter > 0:
+        return _sampled_noise(rng, noise, shape)
     within = noise.sample_sd * 1.25 / math.sqrt(noise.samples)
     tails = (rng.random(shape) < noise.tail_rate) * rng.normal(0, noise.tail_sd, shape)
     return rng.normal(0, noise.process_sd, shape) + rng.normal(0, within, shape) + tails
+
+
+def _sampled_noise(rng: np.random.Generator, noise: Noise, shape: tuple[int, ...]) -> np.ndarray:
+    """Each process's samples drawn one by one, spells switching between them, then its value."""
+    state = np.zeros(shape, dtype=bool)
+    samples = np.empty(shape + (noise.samples,))
+    for i in range(noise.samples):
+        draw = rng.random(shape)
+        state = np.where(state, draw < noise.sample_spell_stay, draw < noise.sample_spell_enter)
+        samples[..., i] = rng.normal(0, noise.sample_sd, shape) + noise.spell * state
+    value = samples.min(axis=-1) if noise.value == "min" else np.median(samples, axis=-1)
+    tails = (rng.random(shape) < noise.tail_rate) * rng.normal(0, noise.tail_sd, shape)
+    return rng.normal(0, noise.process_sd, shape) + value + tails
 
 
 def _spells(rng: np.random.Generator, noise: Noise, trials: int, rounds: int) -> np.ndarray:
