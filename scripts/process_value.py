@@ -7,7 +7,12 @@ each process's value taken both ways from its stored samples. Then, per experime
 the sessions the minimum gave the smaller spread. The rounds are the same both ways; only the value
 of each process differs. (docs/results.md, "The fastest sample of a process".)
 
-Usage: .venv/bin/python scripts/process_value.py DB [DB ...]
+With --model instead: the noise model with spells within a process (`simulate.Noise.sample_spell_enter`
+at 0.10, 0.15 and 0.25, 1.8×, kept with 0.6; no spells of whole rounds), 2,000 A/A and 2,000
+planted-3% trials from 3 rounds up to 200, each process's value the median or the minimum of its 5
+samples: A/A false positives, planted detection and its median rounds.
+
+Usage: .venv/bin/python scripts/process_value.py DB [DB ...] | --model
 """
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from versus import simulate
 from versus.analyze import ArmResult, analyze
 from versus.errors import VersusError
 from versus.store import Store
@@ -65,7 +71,21 @@ def spreads(db: Path) -> dict[tuple[str, str], dict[str, float]]:
     return out
 
 
+def model() -> None:
+    print("spell entered per sample | value | per-round spread | A/A faster or slower | planted 3% slower | median rounds")
+    for enter in (0.10, 0.15, 0.25):
+        for value in WAYS:
+            noise = simulate.Noise(spell=math.log(1.8), spell_enter=0.0, sample_spell_enter=enter, value=value)
+            aa = simulate.calibrate(1.0, 3, 2000, 200, seed=5, noise=noise)
+            planted = simulate.calibrate(1.03, 3, 2000, 200, seed=1005, noise=noise)
+            print(f"{enter:.2f} | {value} | {simulate.model_spread(noise):.4f} | {aa.count('faster', 'slower')} of 2000 | "
+                  f"{planted.rate('slower'):.1%} | {statistics.median(planted.rounds) if planted.rounds else '-'}")
+
+
 def main(argv: list[str]) -> int:
+    if argv == ["--model"]:
+        model()
+        return 0
     if not argv or any(not Path(db).is_file() for db in argv):
         print(__doc__.rsplit("\n\n", 1)[-1].strip(), file=sys.stderr)
         missing = [db for db in argv if not Path(db).is_file()]
