@@ -3,7 +3,8 @@
 For each stored `make run` session given, per experiment: the median over its claim pairs (on time,
 not on a metric) and over its comparisons of the SD of the per-round log ratio over the experiment's
 own first `processes` rounds (every pair has those, whatever the sequential rounds did later), with
-each process's value taken both ways from its stored samples. Then, per experiment, in how many of
+each process's value taken both ways from its stored samples; "(all)" takes every claim pair of the
+run, one figure for the machine's noise that does not depend on which value the run used. Then, per experiment, in how many of
 the sessions the minimum gave the smaller spread. The rounds are the same both ways; only the value
 of each process differs. (docs/results.md, "The fastest sample of a process".)
 
@@ -55,6 +56,8 @@ def spreads(db: Path) -> dict[tuple[str, str], dict[str, float]]:
         for judged in claim.instances:
             if judged.denominator is not None and not judged.item.metric:
                 pairs.setdefault((claim.experiment, "claims"), []).append((judged.numerator, judged.denominator))
+                # every claim pair of the run, whatever its experiment's value: the machine's noise
+                pairs.setdefault(("(all)", "claims"), []).append((judged.numerator, judged.denominator))
     for comparison in analysis.comparisons:
         if comparison.denominator is not None:
             key = (comparison.numerator.id.experiment, "comparisons")
