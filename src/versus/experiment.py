@@ -429,7 +429,7 @@ def _message(detail: Any) -> str:
     value = detail.get("input")
     if kind == "missing":
         return "is required"
-    if kind.endswith("_type") or kind in ("list_type", "dict_type", "model_type"):
+    if kind.endswith("_type") or kind in ("list_type", "dict_type", "model_type", "literal_error"):
         shown = repr(value)[:60]
         return f"{text.lower()}, got {shown}"
     if kind.startswith("value_error"):
