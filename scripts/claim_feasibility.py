@@ -29,6 +29,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from _stored import run
+
 from versus import judge, stats
 from versus.analyze import ArmResult, Judged, analyze
 from versus.errors import VersusError
@@ -220,4 +222,4 @@ def _greedy(claims: dict[str, list[tuple[Pair, Cost]]], wall: dict[str, float]) 
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run(lambda: main(sys.argv[1:])))

@@ -15,6 +15,8 @@ import json
 import sys
 from typing import Any
 
+from _stored import run
+
 from versus.report import units
 
 HEADER = ("| claim | bound | verdict | instance | measured [interval at its level] | rounds |\n"
@@ -150,4 +152,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run(lambda: main(sys.argv[1:])))

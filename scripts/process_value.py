@@ -23,6 +23,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from _stored import run
+
 from versus import simulate
 from versus.analyze import ArmResult, analyze
 from versus.errors import VersusError
@@ -115,4 +117,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run(lambda: main(sys.argv[1:])))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from _stored import db_and_session
+from _stored import db_and_session, run
 
 from versus import judge
 from versus.analyze import analyze
@@ -56,4 +56,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run(lambda: main(sys.argv[1:])))

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 import numpy as np
-from _stored import db_and_session
+from _stored import db_and_session, run
 
 from versus import selftest, stats
 from versus.analyze import analyze
@@ -176,4 +176,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run(lambda: main(sys.argv[1:])))

@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from _stored import run
 
 from versus import steady
 from versus.analyze import Analysis, ArmResult, analyze
@@ -170,4 +171,4 @@ def main() -> None:
         print(f"  {experiment}: {first.get(experiment, 0.0):.0f} s own, {later.get(experiment, 0.0):.0f} s sequential")
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run(main))

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 
 import numpy as np
-from _stored import db_and_session
+from _stored import db_and_session, run
 
 from versus import simulate, stats
 from versus.analyze import analyze
@@ -69,4 +69,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run(lambda: main(sys.argv[1:])))
