@@ -162,6 +162,10 @@ def main(argv: list[str]) -> int:
         cost = _cost(pair)
         if cost is not None:
             claims.setdefault(claim, []).append((pair, cost))
+    if not claims:
+        print("claim_feasibility.py: no claim in these sessions has 3 rounds; give the database of a make run "
+              "(versus-results/versus.db), not a selftest's", file=sys.stderr)
+        return 2
     print(f"{len(paths)} sessions pooled; claim | pair | pooled rounds | estimate | "
           "per-round SD within a session | pooled | rounds to decide")
     for claim, members in claims.items():

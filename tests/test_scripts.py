@@ -26,6 +26,14 @@ def test_claim_feasibility_without_a_database_says_what_to_give_it(tmp_path: Pat
     assert "Traceback" not in done.stderr
 
 
+def test_claim_feasibility_on_a_database_without_claims_says_which_database_it_needs(tmp_path: Path) -> None:
+    from versus.store import Store
+    Store(tmp_path / "empty.db")  # a valid results database with no session at all
+    done = _script("claim_feasibility.py", str(tmp_path / "empty.db"))
+    assert done.returncode in (1, 2) and "Traceback" not in done.stderr
+    assert done.stderr.startswith("claim_feasibility.py: ")
+
+
 @pytest.mark.parametrize("name", ["claim_feasibility.py", "claim_tables.py", "rejudge_trim.py", "process_value.py"])
 def test_a_reader_that_goes_away_ends_the_script_without_a_traceback(name: str) -> None:
     """`rejudge_trim.py DB | head -1` ended in a BrokenPipeError traceback. The read end is closed before
