@@ -18,7 +18,12 @@ round of an arm costs the median wall time of its processes). The cumulative pro
 of the claims, plus the first rounds of every arm, is the least process time `make run` would need
 to decide 90% of them in the median case.
 
-Usage: .venv/bin/python scripts/claim_feasibility.py DB [DB ...]   (session 1 of each, as make run stores)
+With `--alpha-times F` each pair's α is F times its share, and with `--uncorrected` every pair is
+tested alone at 5%: what-if figures, to see how much of the cost is the correction for multiplicity
+(the second no longer bounds an experiment's error rate).
+
+Usage: .venv/bin/python scripts/claim_feasibility.py [--alpha-times F | --uncorrected] DB [DB ...]
+       (session 1 of each, as make run stores)
 """
 from __future__ import annotations
 
@@ -128,15 +133,19 @@ class Cost:
     outside: bool
 
 
-def _cost(pair: Pair) -> Cost | None:
+def _cost(pair: Pair, alpha_times: float | None) -> Cost | None:
+    """alpha_times: each pair's α that many times its share; None: every pair alone at stats.ALPHA, with
+    no correction for multiplicity (what-if figures only: that rule no longer bounds an experiment's
+    error rate)."""
     if len(pair.units) < 3:
         return None
     location = stats.trimmed_location(pair.units, stats.TRIM_LONG)
     spread = stats.trimmed_location(pair.residuals, stats.TRIM_LONG).unit_sd if len(pair.residuals) > 2 else 0.0
-    rule = judge.rule_of(pair.item, "log", pair.pairs)
+    rule = judge.rule_of(pair.item, "log", pair.pairs if alpha_times is not None else 1)
+    alpha = pair.alpha * alpha_times if alpha_times is not None else stats.ALPHA
     # the same per-round spread, seen at 2 rounds, so that rounds_needed starts from the first look
     projected = stats.Location(location.center, spread / math.sqrt(2), 1.0, 2)
-    rounds = stats.rounds_needed(projected, rule, pair.alpha, pair.start)
+    rounds = stats.rounds_needed(projected, rule, alpha, pair.start)
     assert isinstance(rule, stats.BoundRule)
     outside = rule.verdict(location.center, location.center) == "does not hold"
     return Cost(rounds, math.exp(location.center), spread, location.unit_sd, outside)
@@ -146,7 +155,23 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if argv else 2
+    alpha_times: float | None = 1.0
+    if argv[0] == "--uncorrected":
+        alpha_times, argv = None, argv[1:]
+    elif argv[0] == "--alpha-times":
+        try:
+            alpha_times, argv = float(argv[1]), argv[2:]
+        except (IndexError, ValueError):
+            print("claim_feasibility.py: --alpha-times takes a number (2 doubles each pair's α), then the databases",
+                  file=sys.stderr)
+            return 2
+        if not alpha_times > 0:
+            print("claim_feasibility.py: --alpha-times must be positive", file=sys.stderr)
+            return 2
     paths = [Path(a) for a in argv]
+    if not paths:
+        print("claim_feasibility.py: give one or more make run databases (versus-results/versus.db)", file=sys.stderr)
+        return 2
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
         print(f"claim_feasibility.py: no database at {', '.join(missing)}; give make run's versus-results/versus.db",
@@ -159,7 +184,7 @@ def main(argv: list[str]) -> int:
         return 1
     claims: dict[str, list[tuple[Pair, Cost]]] = {}
     for (claim, _, _), pair in pairs.items():
-        cost = _cost(pair)
+        cost = _cost(pair, alpha_times)
         if cost is not None:
             claims.setdefault(claim, []).append((pair, cost))
     if not claims:
