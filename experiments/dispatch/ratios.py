@@ -3,8 +3,10 @@
 Reads a session's JSON document (`versus report SESSION --format json`, or
 `versus-results/session-N/session.json`) and prints a Markdown table: for each case, its median time per
 call and its ratio to interface_call (the post's "direct invocation") and to direct_static on the same
-runtime. The bracket is a conservative interval from the two arms' 95% CIs (low ÷ high, high ÷ low);
-the claims' own intervals, from paired bootstrap replicates, are in `versus report`.
+runtime. The bracket is a conservative interval from the two arms' 95% intervals (each a Student t
+interval over the arm's processes; low ÷ high, high ÷ low). The claims' own intervals come from the
+per-round paired log ratios (Yuen's trimmed mean, at the sequential looks' levels: docs/method.md)
+and are in `versus report`.
 
     .venv/bin/versus report 7 --format json | .venv/bin/python experiments/dispatch/ratios.py -
 """
