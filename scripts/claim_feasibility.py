@@ -40,6 +40,7 @@ from versus import judge, stats
 from versus.analyze import ArmResult, Judged, analyze
 from versus.errors import VersusError
 from versus.items import Item, items_of
+from versus.rule import CURRENT
 from versus.store import Store
 
 SHARE = 0.9  # the issue's target: 90% of the claims decided
@@ -54,7 +55,7 @@ class Pair:
     arms: tuple[str, ...] = ()
     alpha: float = 0.0
     pairs: int = 1
-    start: int = stats.FIRST_LOOK
+    start: int = CURRENT.first_look
 
 
 def _values(arm: ArmResult, metric: str) -> dict[int, float]:
@@ -104,8 +105,8 @@ def _collect(paths: list[Path]) -> tuple[dict[tuple[str, str, str], Pair], dict[
         plan = analysis.session.get("plan") or {}
         methods = plan.get("methods") or {}
         spent.append(sum(p.wall_ns / 1e9 for a in analysis.arms for p in a.processes))
-        shares = judge.Shares.of(items_of(analysis.arms, analysis.experiments), True)
-        initial.append(sum(int(methods.get(a.id.experiment, {}).get("processes", stats.FIRST_LOOK))
+        shares = judge.Shares.of(items_of(analysis.arms, analysis.experiments), CURRENT)
+        initial.append(sum(int(methods.get(a.id.experiment, {}).get("processes", CURRENT.first_look))
                            * statistics.median(p.wall_ns / 1e9 for p in a.processes)
                            for a in analysis.arms if a.processes))
         for claim in analysis.claims:
@@ -119,8 +120,8 @@ def _collect(paths: list[Path]) -> tuple[dict[tuple[str, str, str], Pair], dict[
                 pair.residuals += _residuals(units)
                 pair.arms = (judged.numerator.key, judged.denominator.key) if judged.denominator else (judged.numerator.key,)
                 _arm_walls(judged, walls)
-                pair.alpha, pair.pairs = shares.alpha(item), shares.pairs(item)
-                pair.start = int(methods.get(item.experiment, {}).get("processes", stats.FIRST_LOOK))
+                pair.alpha, pair.pairs = shares.alpha_of(item), shares.pairs(item)
+                pair.start = int(methods.get(item.experiment, {}).get("processes", CURRENT.first_look))
     return pairs, walls, statistics.median(initial), statistics.median(spent)
 
 
@@ -139,14 +140,14 @@ def _cost(pair: Pair, alpha_times: float | None) -> Cost | None:
     error rate)."""
     if len(pair.units) < 3:
         return None
-    location = stats.trimmed_location(pair.units, stats.TRIM_LONG)
-    spread = stats.trimmed_location(pair.residuals, stats.TRIM_LONG).unit_sd if len(pair.residuals) > 2 else 0.0
-    rule = judge.rule_of(pair.item, "log", pair.pairs if alpha_times is not None else 1)
-    alpha = pair.alpha * alpha_times if alpha_times is not None else stats.ALPHA
+    location = stats.trimmed_location(pair.units, 0.2)
+    spread = stats.trimmed_location(pair.residuals, 0.2).unit_sd if len(pair.residuals) > 2 else 0.0
+    rule = judge.criterion_of(pair.item, "log", pair.pairs if alpha_times is not None else 1)
+    alpha = pair.alpha * alpha_times if alpha_times is not None else CURRENT.alpha
     # the same per-round spread, seen at 2 rounds, so that rounds_needed starts from the first look
     projected = stats.Location(location.center, spread / math.sqrt(2), 1.0, 2)
-    rounds = stats.rounds_needed(projected, rule, alpha, pair.start)
-    assert isinstance(rule, stats.BoundRule)
+    rounds = stats.rounds_needed(projected, rule, alpha, pair.start, rule=CURRENT)
+    assert isinstance(rule, stats.Bound)
     outside = rule.verdict(location.center, location.center) == "does not hold"
     return Cost(rounds, math.exp(location.center), spread, location.unit_sd, outside)
 

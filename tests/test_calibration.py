@@ -1,8 +1,10 @@
 """The decision rule `make run` uses, calibrated against the seeded noise model of this VM
-(versus.simulate: process spread, within-process noise, drift, slow spells, heavy tails).
+(versus.simulate: process spread, within-process noise, drift, slow spells, heavy tails, processes that
+settle in one of two states, one arm noisier or alone in a spell).
 
-Thousands of sequential trials per start size, the same rates `versus selftest` reports: a change to
-the statistics that breaks calibration fails here.
+Thousands of sequential trials per scenario, the same rates `versus selftest` reports: a change to the
+statistics that breaks calibration fails here, and so does the rule of before on processes with two
+states (the hole the second edition of the rule closes).
 """
 from __future__ import annotations
 
@@ -12,9 +14,45 @@ import numpy as np
 import pytest
 
 from versus import simulate, stats
+from versus.rule import CURRENT, Rule
+
+ONCE = CURRENT.replace(sequential=False)  # one look, at the size measured
+LEGACY = Rule.legacy({"methods": {"x": {}}, "settled": True, "intersection_union": True})
 
 TRIALS = 3000
 ROUNDS = 200
+CALIBRATED = [s for s in simulate.SCENARIOS.values() if not s.limit]
+
+
+@pytest.mark.parametrize("scenario", CALIBRATED, ids=[s.name for s in CALIBRATED])
+def test_every_scenario_errs_at_most_alpha(scenario):
+    """A/A: called faster or slower; a claim whose truth is its bound: called "does not hold". In a
+    family of 2 items (α = 2.5% each), from 3 processes per arm, up to 200 rounds."""
+    counts = scenario.counts(TRIALS, seed=sum(map(ord, scenario.name)))
+    assert scenario.wrong(counts) / TRIALS <= stats.bonferroni(CURRENT.alpha, 2)
+    if scenario.kind == "a/a":  # and the final interval holds the true ratio as its design promises
+        assert counts.covered / TRIALS >= 1 - stats.bonferroni(CURRENT.alpha, 2)
+
+
+@pytest.mark.parametrize("name", ["two states, both arms", "bound: two states"])
+def test_the_rule_of_before_fails_on_processes_with_two_states(name):
+    """Three rounds that all fell in one state have a tiny spread, and the legacy rule's t interval at
+    3 rounds trusted it (docs/method.md, "Few rounds and two states")."""
+    scenario = simulate.SCENARIOS[name]
+    counts = scenario.counts(TRIALS, seed=sum(map(ord, name)), rule=LEGACY)
+    assert scenario.wrong(counts) / TRIALS > stats.bonferroni(CURRENT.alpha, 2)
+    assert np.median(counts.rounds) <= 4  # wrong at the first looks
+
+
+def test_the_limits_of_the_rule_are_what_method_md_says():
+    """Two kinds of noise the rule is not calibrated for, as docs/method.md says: a second state that
+    one arm's processes settle in one time in three (the trimmed mean's sampling distribution jumps
+    with the number of rounds in it), and regimes that shift the ratio for longer than an item's
+    rounds take. If the rule ever becomes calibrated for them, this test fails, and the docs must say so."""
+    for name, least in (("limit: second state one in three", 0.05), ("limit: regimes", 0.5)):
+        scenario = simulate.SCENARIOS[name]
+        counts = scenario.counts(1000, seed=sum(map(ord, name)))
+        assert scenario.wrong(counts) / 1000 > least
 
 
 @pytest.mark.parametrize("start", [2, 3, 5, 10])
@@ -23,7 +61,9 @@ def test_a_a_false_positives_stay_under_one_percent(start):
     false = counts.count("faster", "slower")
     low, high = stats.clopper_pearson(false, TRIALS)
     assert false / TRIALS <= 0.01 and high <= 0.03
-    assert counts.covered / TRIALS >= 0.95  # the final interval holds the true ratio
+    # the final interval holds the true ratio as often as its design promises: every look's interval
+    # holds it at once with probability ≥ 1 − α (the item's α: 2.5% here)
+    assert counts.covered / TRIALS >= 1 - stats.bonferroni(CURRENT.alpha, 2)
 
 
 @pytest.mark.parametrize("start", [2, 3, 5, 10])
@@ -38,8 +78,8 @@ def test_a_planted_three_percent_slowdown_is_detected(start):
 def test_a_claim_whose_truth_is_its_bound_is_rejected_at_most_alpha_of_the_time(start):
     """A claim "≥ 1.03" (one bound: a one-sided test at each look) on arms whose true ratio is exactly
     1.03, in a family of 2 claims: "does not hold" in at most α/2 = 2.5% of the trials."""
-    rule = stats.BoundRule(math.log(1.03), None)
-    counts = simulate.calibrate(1.03, start, TRIALS, ROUNDS, seed=200 + start, rule=rule)
+    criterion = stats.Bound(math.log(1.03), None)
+    counts = simulate.calibrate(1.03, start, TRIALS, ROUNDS, seed=200 + start, criterion=criterion)
     assert counts.count("does not hold") / TRIALS <= stats.ALPHA / 2  # 1.7% here; spending 2α gives 3.7%
 
 
@@ -48,7 +88,7 @@ def test_a_claim_over_three_pairs_keeps_its_alpha_under_the_noise_model():
     alone in its family (α = 5%, 1.67% a pair). All three truths on the bound: "does not hold" (any
     pair) at most α of the time. One on the bound and two at 1.3 (the limit of a false claim):
     "holds" (every pair, the first tested at 3 × 1.67% a look) at most α."""
-    rule = stats.BoundRule(math.log(1.03), None, pairs=3)
+    rule = stats.Bound(math.log(1.03), None, pairs=3)
     alpha, trials = stats.ALPHA / 3, 2000
 
     def verdicts(effects, seed):
@@ -113,8 +153,7 @@ def test_an_independent_analysis_would_fail_this_model():
     a, b = simulate.arm_rounds(rng, simulate.Noise(), 400, 10, 2)
     detected = 0
     for left, right in zip(a, b + math.log(1.03)):
-        decision = stats.sequential([], stats.ComparisonRule(), 0.025, unpaired=(list(right), list(left)),
-                                    sequential_looks=False)
+        decision = stats.sequential([], stats.Comparison(), 0.025, unpaired=(list(right), list(left)), rule=ONCE)
         detected += decision.verdict == "slower"
     assert detected / 400 < 0.5
 
@@ -131,15 +170,15 @@ def test_the_real_selftest_runs_a_trial_of_its_c_workload(tmp_path, capsys):
     assert "this machine: A/A per-round spread" in out
 
 
-def test_the_selftest_gives_the_rule_as_many_rounds_as_the_model_has():
-    """Until 2026-11-26 `versus selftest` stopped each trial at 40 rounds, where the noise model finds a
-    planted 3% in 75% of trials: the machine's 81% (selftest of 11:00) was held against a target the
-    model itself reaches only with its 200 rounds, `make run`'s cap per item."""
-    from versus import scheduler, selftest
+def test_the_selftest_gives_the_rule_the_rounds_its_target_needs():
+    """The selftest's target (a planted 3% found in ≥ 95% of trials) is one the model reaches only
+    with enough rounds: with its trials cut at 40 rounds, as until 2026-11-26, the machine's rate was
+    held against a target the rule could not meet under the model on this VM's spells."""
+    from versus import selftest
 
-    assert selftest.TRIAL_ROUNDS == scheduler.MAX_EXTRA_ROUNDS
-    assert simulate.calibrate(1.03, 3, 1000, selftest.TRIAL_ROUNDS, seed=77).rate("slower") >= 0.95
-    assert simulate.calibrate(1.03, 3, 1000, 40, seed=77).rate("slower") < 0.9
+    noise = simulate.SCENARIOS["spells one arm at a time"].noise
+    assert simulate.calibrate(1.03, 3, 1000, selftest.TRIAL_ROUNDS, seed=77, noise=noise).rate("slower") >= 0.95
+    assert simulate.calibrate(1.03, 3, 1000, 40, seed=77, noise=noise).rate("slower") < 0.9
 
 
 def test_a_selftest_trial_is_not_cut_short_by_the_selftest_s_time_left(tmp_path, capsys):

@@ -87,7 +87,7 @@ def test_dry_run_prints_the_plan_and_estimates_from_history(tmp_path, db, capsys
     capsys.readouterr()
     assert main(["run", str(FIXTURES / "claims"), "--db", str(db), "--dry-run", "--budget", "10m"]) == 0
     out = capsys.readouterr().out
-    assert "2 arms" in out and "claims: 2 arms × 4 processes = 8 process runs; about" in out
+    assert "2 arms" in out and "claims: 2 arms × 10 processes = 20 process runs; about" in out
     assert "budget: 10.0 min" in out and "never run" not in out
     with sqlite3.connect(db) as connection:
         assert connection.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 1  # nothing ran

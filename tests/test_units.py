@@ -1,6 +1,7 @@
 """Specs, selectors, check expressions, and protocol parsing."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,7 @@ import pytest
 from versus.errors import ExperimentError, UsageError
 from versus.expr import evaluate
 from versus.protocol import ProtocolViolation, parse
+from versus.rule import CURRENT
 from versus.runtimes import family
 from versus.runtimes.model import Runtime
 from versus.runtimes.spec import parse_spec, version_matches
@@ -141,11 +143,13 @@ def test_rounds_before_the_last_warmup_raise_are_left_out_of_a_verdict():
     claim = Claim(id="c", statement="", source="", numerator=Side(case="a", runtime="x"),
                   denominator=Side(case="a", runtime="y"), min=20)
     item = Item("e", 0, 1, claim)
-    observations = _pair([7.0, 6.5, 25.0, 26.0, 24.5, 25.5, 24.0, 26.5], [2, 8, 16, 16, 16, 16, 16, 16])
+    after = [25.0, 26.0, 24.5, 25.5, 24.0, 26.5, 25.0, 25.2, 24.8, 25.6]
+    observations = _pair([7.0, 6.5, *after], [2, 8] + [16] * len(after))
     settled = judge(item, observations, 0.05, 3)
-    assert settled.verdict == "holds" and settled.n == 3 and settled.left_out == 2  # its first look
-    pooled = judge(item, observations, 0.05, 3, settle=False)  # a session stored before: every round
-    assert pooled.verdict == "inconclusive" and pooled.n == 8 and pooled.left_out == 0
+    # its first look past the floor of few rounds (docs/method.md)
+    assert settled.verdict == "holds" and settled.n == 10 and settled.left_out == 2
+    pooled = judge(item, observations, 0.05, 3, CURRENT.replace(settle=False))  # every round, as before the rule
+    assert pooled.verdict == "inconclusive" and pooled.n == 12 and pooled.left_out == 0
     early = judge(item, _pair([7.0, 6.5, 25.0], [2, 8, 16]), 0.05, 3)
     assert early.interval is None and "(2 earlier rounds, before a warmup raise, left out)" in early.note
 
@@ -161,10 +165,11 @@ def test_looks_taken_on_left_out_rounds_keep_their_alpha_spent():
     assert kept == [9, 10, 11]
     assert spent == 2 + 3  # 4 rounds at warmup 1 reached the looks at 3 and 4; 5 at warmup 4, those at 3, 4, 5
     units = [0.1, 0.12, 0.11]
-    fresh = stats.sequential(units, stats.ComparisonRule(), 0.05, 3)
-    after = stats.sequential(units, stats.ComparisonRule(), 0.05, 3, spent=spent)
-    assert fresh.level == 1 - stats.look_alpha(0.05, 1)
-    assert after.level == 1 - stats.look_alpha(0.05, 1 + spent)
+    fresh = stats.sequential(units, stats.Comparison(), 0.05, 3)
+    after = stats.sequential(units, stats.Comparison(), 0.05, 3, spent=spent)
+    looks = len(CURRENT.design(3))
+    assert fresh.level == pytest.approx(1 - 0.05 / looks)
+    assert after.level == pytest.approx(1 - 0.05 / (looks + spent))
 
 
 def test_a_raise_costs_only_the_pairs_of_the_arm_raised():
@@ -195,11 +200,15 @@ def test_a_claims_pairs_share_its_alpha_and_test_holds_at_their_sum():
              Item("other", 0, 1, claim("wide")), Item("e", 0, 1)]
     shares = Shares.of(items)
     assert [shares.pairs(i) for i in items] == [3, 3, 3, 1, 1, 1]
-    assert shares.alpha(items[0]) == shares.alpha(items[3]) == 0.05 / 4 and shares.alpha(items[5]) == 0.05
-    assert [Shares.of(items, intersection_union=False).pairs(i) for i in items] == [1] * 6  # stored sessions
-    ratios = [2.3, 2.5, 2.1]
-    observations = {0: {r: Facts(v) for r, v in enumerate(ratios)}, 1: {r: Facts(1.0) for r in range(3)}}
-    as_wide = judge(items[0], observations, shares.alpha(items[0]), 3, pairs=3)
-    as_lone = judge(items[0], observations, shares.alpha(items[0]), 3, pairs=1)
+    assert shares.alpha_of(items[0]) == shares.alpha_of(items[3]) == 0.05 / 4 and shares.alpha_of(items[5]) == 0.05
+    stored = CURRENT.replace(intersection_union=False)  # sessions stored before it
+    assert [Shares.of(items, stored).pairs(i) for i in items] == [1] * 6
+    # ten rounds around 2.3× with a spread of 0.33: at the look of 10 the claim's "holds" end, tested
+    # at 3 pairs' share, clears 1.5; a lone pair's does not
+    spread = [-1.5, -1.0, -0.6, -0.3, 0.0, 0.0, 0.3, 0.6, 1.0, 1.5]
+    ratios = [2.3 * math.exp(0.33 * z) for z in spread]
+    observations = {0: {r: Facts(v) for r, v in enumerate(ratios)}, 1: {r: Facts(1.0) for r in range(10)}}
+    as_wide = judge(items[0], observations, shares.alpha_of(items[0]), 3, pairs=3)
+    as_lone = judge(items[0], observations, shares.alpha_of(items[0]), 3, pairs=1)
     assert (as_wide.verdict, as_lone.verdict) == ("holds", "inconclusive")
     assert as_wide.sides is not None and as_wide.sides[0] < as_wide.sides[1] and as_wide.asymmetric

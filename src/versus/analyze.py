@@ -16,7 +16,9 @@ from .arms import ArmId
 from .errors import VersusError
 from .experiment import Baseline, Claim, Experiment, Method
 from .items import Item, items_of
+from .rule import Rule
 from .store import Store, StoredRun
+from .verdict import Verdict
 
 
 @dataclass(frozen=True)
@@ -98,8 +100,17 @@ class Judged:
     seconds_needed: float | None = None  # undecided: about how much longer the rounds it needs would take
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> Verdict:
         return self.decision.verdict
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """A claim judged on the same stored rounds under a choice a careful reader would ask about."""
+
+    choice: str  # "value", "warmup" or "estimator"
+    label: str  # what was chosen instead, in words: "the median of each process's samples"
+    verdict: Verdict
 
 
 @dataclass
@@ -107,8 +118,14 @@ class ClaimResult:
     experiment: str
     claim: Claim
     instances: list[Judged]
-    verdict: str  # holds / does not hold / inconclusive / not measured
+    verdict: Verdict  # holds / does not hold / inconclusive / not measured
     note: str = ""
+    alternatives: list[Alternative] = field(default_factory=list)
+
+    @property
+    def depends_on(self) -> list[Alternative]:
+        """The alternatives under which the verdict differs: the verdict hangs on those choices."""
+        return [a for a in self.alternatives if a.verdict != self.verdict]
 
 
 @dataclass
@@ -127,11 +144,18 @@ class Analysis:
     comparisons: list[Judged]
     claims: list[ClaimResult]
     failed: list[FailedRun]
-    delta: float
-    sequential: bool
+    rule: Rule
     stopped: str = ""
     lacks: str = ""
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def delta(self) -> float:
+        return self.rule.delta
+
+    @property
+    def sequential(self) -> bool:
+        return self.rule.sequential
 
 
 def synthetic(name: str, baseline_case: str = "") -> Experiment:
@@ -176,7 +200,8 @@ def _describe(ns: float) -> str:
     return duration(ns)
 
 
-def _arm_results(store: Store, session_id: int) -> tuple[list[ArmResult], list[FailedRun], dict[int, list[StoredRun]]]:
+def _arm_results(store: Store, session_id: int,
+                 rule: Rule) -> tuple[list[ArmResult], list[FailedRun], dict[int, list[StoredRun]]]:
     runs_by_arm: dict[int, list[StoredRun]] = {}
     for run in store.runs(session_id):
         runs_by_arm.setdefault(run.arm_id, []).append(run)
@@ -187,7 +212,7 @@ def _arm_results(store: Store, session_id: int) -> tuple[list[ArmResult], list[F
         runtime = RuntimeInfo(str(info.get("family", "")), str(info.get("version", "")),
                               tuple(info.get("flags", []) or []), str(info.get("jdk_version", "")))
         runs = sorted(runs_by_arm.get(row["id"], []), key=lambda r: r.round)
-        processes = [_process(r, judge.stored_value(row["method"])) for r in runs]
+        processes = [_process(r, judge.stored_value(row["method"], rule)) for r in runs]
         failed += [FailedRun(identity.key, r.round, r.reason, r.log_tail) for r in runs if r.status != "ok"]
         values = [p.value for p in processes if p.status == "ok" and p.value is not None]
         summary = stats.summarize_arm(values, describe=_describe) if values else None
@@ -201,46 +226,95 @@ def _arm_results(store: Store, session_id: int) -> tuple[list[ArmResult], list[F
     return results, failed, runs_by_arm
 
 
-def _observations(arms: list[ArmResult]) -> judge.Observations:
+def _observations(arms: list[ArmResult], value: str = "") -> judge.Observations:
+    """What each successful process run says, by arm and round; `value` ("median" or "min"): each
+    process's value taken that way instead of as its arm's method says."""
     observations: judge.Observations = {}
     for arm in arms:
         for process in arm.processes:
             if process.status == "ok":
+                facts_value = process.value
+                if value:
+                    measured = [v for v, warm in process.samples if not warm]
+                    facts_value = (min(measured) if value == "min" else float(np.median(measured))) if measured else None
                 observations.setdefault(arm.index, {})[process.round] = judge.Facts(
-                    process.value, process.metrics, process.wall_ns, process.warmup)
+                    facts_value, process.metrics, process.wall_ns, process.warmup)
     return observations
 
 
-def analyze(store: Store, session_id: int | None = None, delta: float = stats.DELTA) -> Analysis:
+def _decisions(items: list[Item], observations: judge.Observations, rule: Rule,
+               methods: dict[str, Any]) -> list[stats.Decision]:
+    shares = judge.Shares.of(items, rule)
+    decisions = []
+    for item in items:
+        method = methods.get(item.experiment)
+        start = int(method.get("processes", rule.first_look)) if isinstance(method, dict) else rule.first_look
+        decisions.append(judge.judge(item, observations, shares.alpha_of(item), start, rule, pairs=shares.pairs(item)))
+    return decisions
+
+
+def analyze(store: Store, session_id: int | None = None, rule: Rule | None = None) -> Analysis:
+    """The session judged by its own stored rule, or by `rule` (`versus report N --rule …`)."""
     session = store.session(session_id)
-    arms, failed, _ = _arm_results(store, session["id"])
-    experiments, notes = _experiments(session, list(dict.fromkeys(a.id.experiment for a in arms)))
     plan = session.get("plan") or {}
+    rule = rule or Rule.of(plan)
+    arms, failed, _ = _arm_results(store, session["id"], rule)
+    experiments, notes = _experiments(session, list(dict.fromkeys(a.id.experiment for a in arms)))
     methods = plan.get("methods") or {}
-    sequential = bool(methods)  # sessions run by this versus were sequential; imports and old ones are judged once
-    settle = bool(plan.get("settled"))  # sessions since rounds before a warmup raise are left out
     items = items_of(arms, experiments)
-    shares = judge.Shares.of(items, bool(plan.get("intersection_union")))  # sessions since a claim's pairs share its α
     observations = _observations(arms)
     judged = []
-    for item in items:
-        start = int(methods.get(item.experiment, {}).get("processes", stats.FIRST_LOOK))
-        decision = judge.judge(item, observations, shares.alpha(item), start, sequential=sequential,
-                               settle=settle, pairs=shares.pairs(item))
+    for item, decision in zip(items, _decisions(items, observations, rule, methods), strict=True):
         denominator = arms[item.denominator] if item.denominator is not None else None
         entry = Judged(item, arms[item.numerator], denominator, decision)
         if not decision.decided and decision.rounds_needed:
             per_round = _round_seconds([a for a in (entry.numerator, denominator) if a is not None])
             entry.seconds_needed = (decision.rounds_needed - decision.n) * per_round if per_round else None
         judged.append(entry)
-    early = _before_raise(arms) if settle else 0
+    early = _before_raise(arms) if rule.settle and rule.sequential else 0
     if early:
         notes.append(f"{early} process runs ran before their arm's warmup was last raised: the verdicts leave out "
                      "the rounds they ran in (their programs had not settled; docs/method.md)")
     comparisons = [j for j in judged if j.item.claim is None]
     claims = _claims(experiments, [j for j in judged if j.item.claim is not None], arms)
-    return Analysis(session, experiments, arms, comparisons, claims, failed, delta, sequential,
+    _alternatives(claims, items, arms, rule, methods)
+    return Analysis(session, experiments, arms, comparisons, claims, failed, rule,
                     str(plan.get("stopped", "")), str(session.get("lacks", "")), notes)
+
+
+VALUE_WORDS = {"median": "the median of each process's samples", "min": "the fastest sample of each process"}
+
+
+def _alternatives(claims: list[ClaimResult], items: list[Item], arms: list[ArmResult], rule: Rule,
+                  methods: dict[str, Any]) -> None:
+    """Judge every claim again on the same rounds under the choices a careful reader would ask about:
+    the other per-process value (the median or the fastest sample), the rounds before a warmup raise
+    kept in, and the plain mean of the rounds instead of their trimmed mean (an arm whose processes
+    fall in two states is where the two part). Each claim keeps the verdicts that differ from its own."""
+    measured = [c for c in claims if c.instances]
+    if not measured:
+        return
+    index_of = {id(item): i for i, item in enumerate(items)}
+    values = {judge.stored_value(a.method, rule) for a in arms}
+    variants: list[tuple[str, str, judge.Observations, Rule, bool]] = []
+    for value in ("median", "min"):
+        if values != {value}:  # some arm took the other value: judge every arm with this one
+            variants.append(("value", VALUE_WORDS[value], _observations(arms, value), rule, True))
+    observations = _observations(arms)
+    if rule.settle:
+        variants.append(("warmup", "the rounds before a warmup raise kept in", observations,
+                         rule.replace(settle=False), False))
+    variants.append(("estimator", "the plain mean of the rounds", observations, rule.replace(trims=((0, 0.0),)), False))
+    for choice, label, seen, variant, times_only in variants:
+        decisions = _decisions(items, seen, variant, methods)
+        for claim in measured:
+            if times_only and claim.claim.metric:
+                continue  # a metric is the median of its samples whatever the value
+            if choice == "warmup" and not any(j.decision.left_out for j in claim.instances):
+                continue  # no round was left out: nothing to put back
+            verdicts = {decisions[index_of[id(j.item)]].verdict for j in claim.instances} - {Verdict.NOT_APPLICABLE}
+            if verdicts:
+                claim.alternatives.append(Alternative(choice, label, judge.claim_verdict(verdicts)))
 
 
 def _before_raise(arms: list[ArmResult]) -> int:
@@ -269,23 +343,13 @@ def _claims(experiments: dict[str, Experiment], instances: list[Judged], arms: l
             continue
         for claim in experiment.claims:
             mine = [j for j in instances if j.item.claim is claim and j.item.experiment == name
-                    and j.verdict != judge.NOT_APPLICABLE]
+                    and j.verdict != Verdict.NOT_APPLICABLE]
             verdicts = {j.verdict for j in mine}
             if not mine:
                 what = f"metric {claim.metric}" if claim.metric else "time"
                 wanted = f"{claim.numerator.runtime} on {claim.numerator.case}" + (
                     f" and {claim.denominator.runtime} on {claim.denominator.case}" if claim.denominator else "")
-                results.append(ClaimResult(name, claim, [], "not measured", f"no measured {what} for {wanted}"))
+                results.append(ClaimResult(name, claim, [], Verdict.NOT_MEASURED, f"no measured {what} for {wanted}"))
                 continue
             results.append(ClaimResult(name, claim, mine, judge.claim_verdict(verdicts)))
     return results
-
-
-def warmup_curve(arm: ArmResult) -> list[float]:
-    """Median ns per iteration at each sample index across the arm's successful processes."""
-    width = max((len(p.samples) for p in arm.processes if p.status == "ok"), default=0)
-    curve = []
-    for index in range(width):
-        values = [p.samples[index][0] for p in arm.processes if p.status == "ok" and index < len(p.samples)]
-        curve.append(float(np.median(values)) if values else float("nan"))
-    return curve

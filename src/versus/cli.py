@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 
 from . import __version__
 from . import experiment as experiments
+from . import rule as rules
 from .errors import ClaimsFailed, UsageError, VersusError
 from .store import DEFAULT_DB, Store
 
@@ -63,6 +64,9 @@ def _parser() -> argparse.ArgumentParser:
     _output_options(run)
     report = sub.add_parser("report", help="report a stored session")
     report.add_argument("session", nargs="?", type=int)
+    report.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                        help="judge the session by its stored rule with this field changed (docs/method.md, "
+                             '"The rule"); e.g. --rule value=median --rule floor=0')
     _output_options(report)
     sessions = sub.add_parser("sessions", help="the sessions of a database")
     sessions.add_argument("--db", type=Path, default=DEFAULT_DB)
@@ -284,7 +288,12 @@ def _report(args: argparse.Namespace, store: Store | None = None, write_files: b
     from .report import document, markdown, terminal
 
     store = store or Store(args.db, create=False)
-    analysis = analyze(store, args.session)
+    changes = getattr(args, "rule", None) or []
+    rule = None
+    if changes:
+        stored = store.session(args.session)
+        rule = rules.with_overrides(rules.Rule.of(stored.get("plan") or {}), changes)
+    analysis = analyze(store, args.session, rule)
     folder = report_folder(args.db, analysis.session["id"])
     doc = None
     if write_files or args.format == "json" or args.html:  # the HTML page hands it to experiments' report.py

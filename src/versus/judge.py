@@ -16,7 +16,9 @@ from typing import Any
 import numpy as np
 
 from . import stats
-from .items import CLAIMS, Item
+from .items import Item
+from .rule import CURRENT, Rule
+from .verdict import Verdict
 
 
 @dataclass(frozen=True)
@@ -44,13 +46,16 @@ def facts_of(samples: Sequence[tuple[int, int, bool]], metrics: Sequence[tuple[s
                  sum(1 for _, _, warm in samples if warm))
 
 
-def stored_value(method: Any) -> str:
-    """The `value` of an arm's stored method; arms stored before it existed took the median."""
+def stored_value(method: Any, rule: Rule = CURRENT) -> str:
+    """A process run's value for an arm: the rule's, where it names one for every arm, or the `value` of
+    the arm's stored method; arms stored before `value` existed took the median."""
+    if rule.value:
+        return rule.value
     return str(method.get("value", "median")) if isinstance(method, dict) else "median"
 
 
-Observations = dict[int, dict[int, Facts]]
-NOT_APPLICABLE = "not applicable"  # arm index → round → facts of its successful run
+Observations = dict[int, dict[int, Facts]]  # arm index → round → facts of its successful run
+NOT_APPLICABLE = Verdict.NOT_APPLICABLE
 
 
 def _value(facts: Facts, metric: str) -> float | None:
@@ -66,37 +71,45 @@ class Shares:
     families: dict[tuple[str, str], int]
     claims: dict[tuple[str, str], int]
 
+    alpha: float = stats.ALPHA
+
     @classmethod
-    def of(cls, items: Sequence[Item], intersection_union: bool = True) -> Shares:
-        """`intersection_union`: False for sessions stored before it, whose claims' pairs were each
-        tested as a claim of their own, so that their report shows what the run decided."""
+    def of(cls, items: Sequence[Item], rule: Rule = CURRENT) -> Shares:
+        """A rule without `intersection_union` (sessions stored before it) tests each of a claim's pairs
+        as a claim of its own, so that their report shows what the run decided."""
         families: dict[tuple[str, str], int] = {}
         claims: dict[tuple[str, str], int] = {}
         for item in items:
             families[(item.experiment, item.family)] = families.get((item.experiment, item.family), 0) + 1
-            if item.claim is not None and intersection_union:
+            if item.claim is not None and rule.intersection_union:
                 claims[(item.experiment, item.claim.id)] = claims.get((item.experiment, item.claim.id), 0) + 1
-        return cls(families, claims)
+        return cls(families, claims, rule.alpha)
 
-    def alpha(self, item: Item) -> float:
+    def alpha_of(self, item: Item) -> float:
         """The item's share of its experiment's family-wise α."""
-        return stats.bonferroni(stats.ALPHA, self.families.get((item.experiment, item.family), 1))
+        return stats.bonferroni(self.alpha, self.families.get((item.experiment, item.family), 1))
 
     def pairs(self, item: Item) -> int:
         """How many pairs of arms the item's claim is stated over (1 for a comparison)."""
         return self.claims.get((item.experiment, item.claim.id), 1) if item.claim is not None else 1
 
 
-def rule_of(item: Item, scale: str, pairs: int = 1) -> stats.Rule:
+def criterion_of(item: Item, scale: str, pairs: int = 1, delta: float = stats.DELTA) -> stats.Criterion:
     if item.claim is None:
-        return stats.ComparisonRule()
+        return stats.Comparison(delta)
     low, high = item.claim.min, item.claim.max
     if scale == "log":
-        return stats.BoundRule(math.log(low) if low else None, math.log(high) if high else None, pairs)
-    return stats.BoundRule(low, high, pairs)
+        return stats.Bound(math.log(low) if low else None, math.log(high) if high else None, pairs)
+    return stats.Bound(low, high, pairs)
 
 
-def settled(warmups: Sequence[dict[int, int]], start: int) -> tuple[list[int], int]:
+def log_ratios(numerator: dict[int, float], denominator: dict[int, float], rounds: Sequence[int]) -> list[float]:
+    """The per-round log ratios of two arms' process values, in the order of `rounds`: the unit every
+    paired comparison and claim is judged on."""
+    return [math.log(numerator[r]) - math.log(denominator[r]) for r in rounds]
+
+
+def settled(warmups: Sequence[dict[int, int]], start: int, rule: Rule = CURRENT) -> tuple[list[int], int]:
     """Of an item's rounds (each arm's round → the warmup samples its process ran), the ones to analyse,
     and how many looks the others took.
 
@@ -115,57 +128,58 @@ def settled(warmups: Sequence[dict[int, int]], start: int) -> tuple[list[int], i
         if r not in kept and all(r in arm for arm in warmups):
             key = tuple(arm[r] for arm in warmups)
             segments[key] = segments.get(key, 0) + 1
-    return kept, sum(_looks_within(m, start) for m in segments.values())
+    return kept, sum(_looks_within(m, start, rule) for m in segments.values())
 
 
-def judge(item: Item, observations: Observations, alpha: float, start: int, sequential: bool = True,
-          settle: bool = True, pairs: int = 1) -> stats.Decision:
-    """Replay the sequential design over this item's rounds, in round order: with `settle`, only
-    those at the latest warmup (`settled`; sessions stored before it analyse every round). `pairs`:
-    how many pairs the item's claim is stated over (`Shares.pairs`)."""
-    settle = settle and sequential
+def judge(item: Item, observations: Observations, alpha: float, start: int, rule: Rule = CURRENT,
+          pairs: int = 1) -> stats.Decision:
+    """Replay the rule's sequential design over this item's rounds, in round order: where the rule
+    settles, only those at the latest warmup (`settled`; sessions stored before it analyse every
+    round). `pairs`: how many pairs the item's claim is stated over (`Shares.pairs`)."""
+    settle = rule.settle and rule.sequential
     top = observations.get(item.numerator, {})
     for arm in item.arms:
         facts = observations.get(arm, {})
         if item.metric and facts and all(item.metric not in f.metrics for f in facts.values()):
             # this arm ran, but never reports the metric (a mode without short strings): not a pair for it
-            return stats.Decision(NOT_APPLICABLE, None, 0.0, 0, True, note=f"an arm does not report {_what(item)}")
+            return stats.Decision(Verdict.NOT_APPLICABLE, None, 0.0, 0, True, note=f"an arm does not report {_what(item)}")
     if item.denominator is None:
         rounds = [r for r in sorted(top) if _value(top[r], item.metric) is not None]
         if not rounds:
-            return stats.Decision("inconclusive", None, 0.0, 0, True, note=f"no process reported {_what(item)}")
-        kept, spent = settled([{r: top[r].warmup for r in rounds}], start) if settle else (rounds, 0)
+            return stats.Decision(Verdict.INCONCLUSIVE, None, 0.0, 0, True, note=f"no process reported {_what(item)}")
+        kept, spent = settled([{r: top[r].warmup for r in rounds}], start, rule) if settle else (rounds, 0)
         values = [v for r in kept if (v := _value(top[r], item.metric)) is not None]
         scale = "log" if all(v > 0 for v in values) else "linear"
         units = [math.log(v) for v in values] if scale == "log" else values
-        decision = stats.sequential(units, rule_of(item, scale, pairs), alpha, start, scale=scale,
-                                    sequential_looks=sequential, spent=spent)
+        decision = stats.sequential(units, criterion_of(item, scale, pairs, rule.delta), alpha, start, scale=scale,
+                                    rule=rule, spent=spent)
         return _left_out(decision, len(rounds) - len(kept))
     bottom = observations.get(item.denominator, {})
     a = {r: v for r in top if (v := _value(top[r], item.metric)) is not None}
     b = {r: v for r in bottom if (v := _value(bottom[r], item.metric)) is not None}
     if any(v <= 0 for v in [*a.values(), *b.values()]):
-        return stats.Decision("inconclusive", None, 0.0, 0, True,
+        return stats.Decision(Verdict.INCONCLUSIVE, None, 0.0, 0, True,
                               note=f"{_what(item)} is 0 or negative in some process: no ratio")
-    rule = rule_of(item, "log", pairs)
+    criterion = criterion_of(item, "log", pairs, rule.delta)
     every = sorted(set(a) | set(b))
-    kept, spent = settled([{r: top[r].warmup for r in a}, {r: bottom[r].warmup for r in b}], start) \
+    kept, spent = settled([{r: top[r].warmup for r in a}, {r: bottom[r].warmup for r in b}], start, rule) \
         if settle else (every, 0)
     left_out = len(set(a) & set(b)) - len(set(a) & set(b) & set(kept))
     a = {r: a[r] for r in kept if r in a}
     b = {r: b[r] for r in kept if r in b}
     matched = sorted(set(a) & set(b))
-    if len(matched) >= stats.FIRST_LOOK or min(len(a), len(b)) < stats.FIRST_LOOK:
-        units = [math.log(a[r]) - math.log(b[r]) for r in matched]
+    if len(matched) >= rule.first_look or min(len(a), len(b)) < rule.first_look:
+        units = log_ratios(a, b, matched)
         if len(matched) < 2 and a and b and not left_out:
-            note = f"{len(a)} and {len(b)} processes, {len(matched)} of them in the same rounds; a verdict needs 3"
-            return stats.Decision("inconclusive", None, 0.0, len(matched), True, note=note)
-        decision = stats.sequential(units, rule, alpha, start, sequential_looks=sequential, spent=spent)
+            note = (f"{len(a)} and {len(b)} processes, {len(matched)} of them in the same rounds; "
+                    f"a verdict needs {rule.first_look}")
+            return stats.Decision(Verdict.INCONCLUSIVE, None, 0.0, len(matched), True, note=note)
+        decision = stats.sequential(units, criterion, alpha, start, rule=rule, spent=spent)
         return _left_out(decision, left_out)
     # Rounds do not match (a failed process on one side): compare the arms unpaired.
     left = [math.log(a[r]) for r in sorted(a)]
     right = [math.log(b[r]) for r in sorted(b)]
-    decision = stats.sequential([], rule, alpha, start, unpaired=(left, right), sequential_looks=sequential, spent=spent)
+    decision = stats.sequential([], criterion, alpha, start, unpaired=(left, right), rule=rule, spent=spent)
     return _left_out(decision, left_out)
 
 
@@ -177,17 +191,17 @@ def _left_out(decision: stats.Decision, rounds: int) -> stats.Decision:
     return dataclasses.replace(decision, left_out=rounds, note=note)
 
 
-def _looks_within(rounds: int, start: int) -> int:
+def _looks_within(rounds: int, start: int, rule: Rule) -> int:
     """How many planned looks `rounds` rounds reach."""
-    return sum(1 for _ in itertools.takewhile(lambda n: n <= rounds, stats.looks(start)))
+    return sum(1 for _ in itertools.takewhile(lambda n: n <= rounds, rule.looks_from(start)))
 
 
-def claim_verdict(verdicts: set[str]) -> str:
+def claim_verdict(verdicts: set[Verdict]) -> Verdict:
     """A claim stated over several pairs of arms (each JRuby version against itself…) holds when every
     pair holds, and does not hold as soon as one pair does not."""
-    if "does not hold" in verdicts:
-        return "does not hold"
-    return "holds" if verdicts == {"holds"} else "inconclusive"
+    if Verdict.DOES_NOT_HOLD in verdicts:
+        return Verdict.DOES_NOT_HOLD
+    return Verdict.HOLDS if verdicts == {Verdict.HOLDS} else Verdict.INCONCLUSIVE
 
 
 def heads_outside(item: Item, decision: stats.Decision) -> bool:
@@ -201,7 +215,3 @@ def heads_outside(item: Item, decision: stats.Decision) -> bool:
 
 def _what(item: Item) -> str:
     return f"metric {item.metric}" if item.metric else "a time"
-
-
-def is_claim(item: Item) -> bool:
-    return item.family == CLAIMS

@@ -22,6 +22,8 @@ from typing import NamedTuple
 from . import judge, stats
 from .items import Item
 from .plan import Plan
+from .rule import CURRENT, Rule
+from .verdict import Verdict
 
 MAX_EXTRA_ROUNDS = 200  # sequential rounds per item at most, whatever the budget
 LARGE = 2.0  # a comparison estimated this far from 1 (either way) ranks with the claims
@@ -69,17 +71,16 @@ class Status:
 class Scheduler:
     def __init__(self, plan: Plan, observations: judge.Observations, seed: int, budget: Budget,
                  done: dict[int, set[int]] | None = None, broken: set[int] | None = None,
-                 max_extra_rounds: int = MAX_EXTRA_ROUNDS, settle: bool = True,
-                 intersection_union: bool = True) -> None:
+                 max_extra_rounds: int = MAX_EXTRA_ROUNDS, rule: Rule = CURRENT) -> None:
         self.plan = plan
-        self.settle = settle
+        self.rule = rule
         self.max_extra_rounds = max_extra_rounds
         self.observations = observations
         self.random = random.Random(seed)
         self.budget = budget
         self.done = done if done is not None else {i: set() for i in range(len(plan.arms))}
         self.broken = broken if broken is not None else set()
-        self.shares = judge.Shares.of(plan.items, intersection_union)
+        self.shares = judge.Shares.of(plan.items, rule)
         self.wall: dict[int, list[int]] = {}
         self.status = Status()
         self._group_of = {arm: g for g, members in enumerate(plan.groups) for arm in members}
@@ -122,8 +123,8 @@ class Scheduler:
         """Every item's decision as of now; undecided ones are open."""
         decisions = []
         for index, item in enumerate(self.plan.items):
-            decision = judge.judge(item, self.observations, self.shares.alpha(item), self.start_of(item.numerator),
-                                   settle=self.settle, pairs=self.shares.pairs(item))
+            decision = judge.judge(item, self.observations, self.shares.alpha_of(item), self.start_of(item.numerator),
+                                   self.rule, pairs=self.shares.pairs(item))
             decisions.append((index, decision))
         self.status.open_items = [i for i, d in decisions if not d.decided]
         self.status.open_claims = self._claims_open(dict(decisions))
@@ -135,7 +136,7 @@ class Scheduler:
         open_ = 0
         for members in self._pairs_of_claim.values():
             verdicts = {decisions[i].verdict for i in members} - {judge.NOT_APPLICABLE}
-            open_ += bool(verdicts) and judge.claim_verdict(verdicts) == "inconclusive"
+            open_ += bool(verdicts) and judge.claim_verdict(verdicts) == Verdict.INCONCLUSIVE
         return open_
 
     def _round_cost(self, arms: set[int]) -> float:
@@ -192,7 +193,8 @@ class Scheduler:
                 continue
             have = decision.n
             # too few rounds for a look yet (failed runs, a resumed session): the first look is the target
-            target = decision.rounds_needed or (stats.FIRST_LOOK if have < stats.FIRST_LOOK else None)
+            first = self.rule.first_look
+            target = decision.rounds_needed or (first if have < first else None)
             rounds = max(1, (target - have) if target else self._to_next_look(item, have))
             seconds = rounds * self._round_cost(set(item.arms))
             stuck = target is None
@@ -262,12 +264,12 @@ class Scheduler:
         stuck on a bound)."""
         ranks: dict[int, tuple[int, float]] = {}
         for members in self._pairs_of_claim.values():
-            if judge.claim_verdict({decisions[i].verdict for i in members}) != "inconclusive":
+            if judge.claim_verdict({decisions[i].verdict for i in members}) != Verdict.INCONCLUSIVE:
                 continue
             open_ = [i for i in members if not decisions[i].decided]
             outside = [i for i in open_ if i in costs and not costs[i][2]
                        and (judge.heads_outside(self.plan.items[i], decisions[i])
-                            or decisions[i].n < stats.FIRST_LOOK)]
+                            or decisions[i].n < self.rule.first_look)]
             if outside:
                 cheapest = min(outside, key=lambda i: costs[i][0])
                 ranks[cheapest] = (1, costs[cheapest][0])
@@ -280,7 +282,7 @@ class Scheduler:
         return ranks
 
     def _to_next_look(self, item: Item, have: int) -> int:
-        for n in stats.looks(self.start_of(item.numerator)):
+        for n in self.rule.looks_from(self.start_of(item.numerator)):
             if n > have:
                 return n - have
         return 1

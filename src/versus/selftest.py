@@ -24,9 +24,10 @@ from .analyze import Analysis, analyze
 from .executor import SubprocessExecutor
 from .experiment import load
 from .plan import make_plan
+from .rule import CURRENT, Rule
 from .runner import Job, run_session
 from .scheduler import MAX_EXTRA_ROUNDS, Budget, Scheduler
-from .session import arm_row, definitions_of, versus_info
+from .session import Options, arm_row, definitions_of, plan_record, versus_info
 from .store import Store
 
 PROGRAM = Path(__file__).parent / "selftest_program"
@@ -59,7 +60,8 @@ def _median(values: list[float]) -> str:
     return f"{float(np.median(values)):.0f} s" if values else "–"
 
 
-def run_selftest(seconds: float, db: Path | None, trials: int = 0, start: int = 3, rounds: int = TRIAL_ROUNDS) -> int:
+def run_selftest(seconds: float, db: Path | None, trials: int = 0, start: int = 3, rounds: int = TRIAL_ROUNDS,
+                 rule: Rule = CURRENT) -> int:
     experiment = load(PROGRAM)
     plan = make_plan([experiment], None, None, False, {"processes": start})
     store = Store(db or Path(tempfile.mkdtemp(prefix="versus-selftest-")) / "selftest.db")
@@ -71,8 +73,7 @@ def run_selftest(seconds: float, db: Path | None, trials: int = 0, start: int = 
     method = plan.methods[experiment.name]
     while time.monotonic() < deadline and (not trials or tally.trials < trials):
         session = store.new_session(tally.trials, sys.argv, {}, {"selftest": True, "trial": tally.trials},
-                                    definitions_of(plan), {"methods": {experiment.name: method.model_dump()}, "settled": True,
-                                                          "intersection_union": True},
+                                    definitions_of(plan), plan_record(plan, Options([str(PROGRAM)]), rule, sequential=True),
                                     versus_info())
         jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method.model_dump())), method, inner)
                 for i, arm in enumerate(plan.arms)]
@@ -81,8 +82,7 @@ def run_selftest(seconds: float, db: Path | None, trials: int = 0, start: int = 
         # left set aside the items it projected it could not decide in it, so the last trials of
         # the 12:37 selftest of 2026-11-26 stopped after 4 to 150 rounds (docs/results.md). No trial
         # starts after the deadline; one under way runs to its decisions or its `rounds`.
-        scheduler = Scheduler(plan, {}, tally.trials, Budget(math.inf),
-                              max_extra_rounds=rounds - start)
+        scheduler = Scheduler(plan, {}, tally.trials, Budget(math.inf), max_extra_rounds=rounds - start, rule=rule)
         run_session(store, jobs, scheduler, executor)
         store.finish_session(session, "complete")
         inner = inner or next((j.inner for j in jobs if j.inner), 0)  # calibrated once, kept for every trial

@@ -16,6 +16,7 @@ from .executor import Executor
 from .experiment import Experiment
 from .host import host_metadata
 from .plan import Arm, Plan, make_plan
+from .rule import CURRENT, Rule
 from .runner import Job, Progress, run_session
 from .scheduler import Budget, Scheduler
 from .store import Store
@@ -103,11 +104,16 @@ def with_baseline(loaded: list[Experiment], baseline: str) -> list[Experiment]:
     return changed
 
 
-def _plan_record(plan: Plan, options: Options) -> dict[str, Any]:
-    # "settled": this session's items are judged on the rounds at their latest warmup (judge.settled);
-    # "intersection_union": a claim over k pairs tests "holds" at k times a pair's α (judge.Shares)
+def plan_record(plan: Plan, options: Options, rule: Rule = CURRENT, sequential: bool | None = None) -> dict[str, Any]:
+    """What a session stores of its plan. "rule" is the decision rule it runs with and is judged by
+    (rule.py): sequential where a budget lets the rounds go on while items are open, one look at the
+    size measured where the number of processes is fixed before any data is seen (no budget), as pyperf
+    and JMH judge a run. "settled" and "intersection_union" are kept for versus versions before the rule
+    was a value, which read them."""
+    rule = rule.replace(sequential=options.budget is not None if sequential is None else sequential)
     return {"methods": {k: m.model_dump() for k, m in plan.methods.items()}, "params": plan.params,
-            "budget": options.budget, "notes": plan.notes, "settled": True, "intersection_union": True}
+            "budget": options.budget, "notes": plan.notes, "settled": rule.settle,
+            "intersection_union": rule.intersection_union, "rule": rule.to_dict()}
 
 
 def start(store: Store, options: Options, seed: int, executor: Executor, progress: Progress | None = None,
@@ -120,7 +126,7 @@ def start(store: Store, options: Options, seed: int, executor: Executor, progres
         print(f"versus: note: {note}", file=sys.stderr)
     store.acquire()
     session_id = store.new_session(seed, argv if argv is not None else sys.argv, host_metadata(),
-                                   options.stored(), definitions_of(plan), _plan_record(plan, options), versus_info())
+                                   options.stored(), definitions_of(plan), plan_record(plan, options), versus_info())
     jobs = []
     for index, arm in enumerate(plan.arms):
         method = plan.methods[arm.experiment_name]
@@ -165,7 +171,7 @@ def resume(store: Store, session_id: int | None, executor: Executor, progress: P
         raise UsageError(f"session {session['id']} cannot be resumed: the runtimes found here differ from its plan",
                          "start a new session with `versus run`")
     jobs = [Job(arm, row_["id"], plan.methods[arm.experiment_name], row_["inner"]) for arm, row_ in zip(plan.arms, stored)]
-    observations, done = _observed(store, session["id"], stored)
+    observations, done = _observed(store, session["id"], stored, Rule.of(session["plan"]))
     spent = _spent(store, session["id"], session["created"])
     budget = Budget(None if options.budget is None else max(0.0, options.budget - spent))
     store.finish_session(session["id"], "running")
@@ -186,7 +192,8 @@ def _warn_if_changed(experiment: Experiment, session_id: int) -> None:
               "stored with the session", file=sys.stderr)
 
 
-def _observed(store: Store, session_id: int, stored: list[dict[str, Any]]) -> tuple[judge.Observations, dict[int, set[int]]]:
+def _observed(store: Store, session_id: int, stored: list[dict[str, Any]],
+              rule: Rule) -> tuple[judge.Observations, dict[int, set[int]]]:
     index_of = {row_["id"]: i for i, row_ in enumerate(stored)}
     observations: judge.Observations = {}
     done: dict[int, set[int]] = {i: set() for i in range(len(stored))}
@@ -196,7 +203,7 @@ def _observed(store: Store, session_id: int, stored: list[dict[str, Any]]) -> tu
         if run.status == "ok":
             observations.setdefault(arm, {})[run.round] = judge.facts_of(
                 [(ns, inner, warm) for _, ns, inner, warm in run.samples], [(n, v) for n, v, _ in run.metrics], run.wall_ns,
-                judge.stored_value(stored[arm].get("method")))
+                judge.stored_value(stored[arm].get("method"), rule))
     return observations, done
 
 
@@ -208,9 +215,8 @@ def _spent(store: Store, session_id: int, created: float) -> float:
 def _run(store: Store, session_id: int, plan: Plan, jobs: list[Job], seed: int, executor: Executor,
          progress: Progress | None, budget: Budget, done: dict[int, set[int]],
          observations: judge.Observations | None = None) -> None:
-    stored = store.session(session_id)["plan"]  # judged as analyze will judge it
-    scheduler = Scheduler(plan, observations or {}, seed, budget, done or None, settle=bool(stored.get("settled")),
-                          intersection_union=bool(stored.get("intersection_union")))
+    rule = Rule.of(store.session(session_id)["plan"])  # judged as analyze will judge it
+    scheduler = Scheduler(plan, observations or {}, seed, budget, done or None, rule=rule)
     try:
         run_session(store, jobs, scheduler, executor, progress)
     except BaseException:

@@ -1,6 +1,6 @@
 """A seeded simulation of this project's VM noise, to calibrate the decision rule offline.
 
-The model (`docs/method.md`, after the statistics review of 2026-11-23), on the log scale:
+The model (`docs/method.md`, "Calibration"), on the log scale:
 - each process of an arm is off by N(0, 1.5%) (JIT decisions, heap layout), and a few are far off
   (heavy tails: with probability `tail_rate` a further N(0, 30%));
 - its median of 5 samples adds N(0, 0.5%)·1.25/√5;
@@ -8,10 +8,16 @@ The model (`docs/method.md`, after the statistics review of 2026-11-23), on the 
   then the median or the minimum of its samples (`[method] value`);
 - the machine drifts by a random walk of 2% per round, and enters slow spells of +10% (probability
   0.15 per round, kept with probability 0.6) that hit each arm of the round with probability
-  `spell_hit` (1: both arms alike).
+  `spell_hit` (1: both arms alike), or with a probability of each arm's own (`spell_arms`: spells
+  that meet one arm only);
+- per arm (`Arm`): a second state that a process settles in with some probability (a JVM that settles
+  in one of two states: two modes, drawn per process), and noise of its own (one arm noisier);
+- regimes: the ratio itself shifts by ±`regime` for a stretch of rounds (entered and left with
+  probability 1 − `regime_stay` per round), as a thread handoff does while the other core is busy.
 
-`trial_rounds` returns per-round log ratios B ÷ A; `calibrate` runs the rule of `stats.sequential`
-(the one every report uses) over many trials and counts verdicts.
+`arm_rounds` returns the arms' per-round log values; `calibrate` runs `stats.sequential` (the rule
+every report uses) over many trials and counts verdicts; `estimand` is the quantity a scenario's rule
+estimates (its truth, where a scenario's per-round ratios are skewed).
 """
 from __future__ import annotations
 
@@ -21,6 +27,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import stats
+from .rule import CURRENT, Rule
+
+
+@dataclass(frozen=True)
+class Arm:
+    """What is particular to one arm of a pair."""
+
+    state: float = 0.0  # log distance of a second state its processes may settle in
+    state_weight: float = 0.0  # the chance that a process settles in it
+    state_sd: float = 0.03  # a process's spread around its state (replaces process_sd when state_weight > 0)
+    sd: float = 0.0  # noise of its own, beyond the shared model's (one arm noisier than the other)
+    spell: float | None = None  # the chance that a spell of the machine hits this arm (None: `spell_hit`)
 
 
 @dataclass(frozen=True)
@@ -35,23 +53,35 @@ class Noise:
     spell_hit: float = 1.0
     tail_rate: float = 0.02
     tail_sd: float = 0.3
-    # Spells within a process (0: none, the model of 2026-11-23): each measured sample enters a spell of
-    # `spell` with this probability and stays in it with `sample_spell_stay`, as this VM's spells switch
-    # within 0.13 s; the process's value is then the `value` ("median" or "min") of its samples.
+    # Spells within a process (0: none): each measured sample enters a spell of `spell` with this
+    # probability and stays in it with `sample_spell_stay`, as this VM's spells switch within 0.13 s;
+    # the process's value is then the `value` ("median" or "min") of its samples.
     sample_spell_enter: float = 0.0
     sample_spell_stay: float = 0.6
     value: str = "median"
+    arms: tuple[Arm, ...] = ()  # per arm, in order; arms beyond the tuple are plain
+    regime: float = 0.0  # the log ratio of the arms shifts by ±regime (half the rounds each way)
+    regime_stay: float = 0.95
+
+    def arm(self, index: int) -> Arm:
+        return self.arms[index] if index < len(self.arms) else Arm()
 
 
-def _process_noise(rng: np.random.Generator, noise: Noise, shape: tuple[int, ...]) -> np.ndarray:
-    if noise.sample_spell_enter > 0:
-        return _sampled_noise(rng, noise, shape)
-    within = noise.sample_sd * 1.25 / math.sqrt(noise.samples)
+def _process_noise(rng: np.random.Generator, noise: Noise, shape: tuple[int, ...], arm: Arm) -> np.ndarray:
     tails = (rng.random(shape) < noise.tail_rate) * rng.normal(0, noise.tail_sd, shape)
-    return rng.normal(0, noise.process_sd, shape) + rng.normal(0, within, shape) + tails
+    if arm.state_weight > 0:
+        between = arm.state * (rng.random(shape) < arm.state_weight) + rng.normal(0, arm.state_sd, shape)
+    else:
+        between = rng.normal(0, noise.process_sd, shape)
+    if arm.sd:
+        between = between + rng.normal(0, arm.sd, shape)
+    if noise.sample_spell_enter > 0:
+        return between + _sampled_value(rng, noise, shape) + tails
+    within = noise.sample_sd * 1.25 / math.sqrt(noise.samples)
+    return between + rng.normal(0, within, shape) + tails
 
 
-def _sampled_noise(rng: np.random.Generator, noise: Noise, shape: tuple[int, ...]) -> np.ndarray:
+def _sampled_value(rng: np.random.Generator, noise: Noise, shape: tuple[int, ...]) -> np.ndarray:
     """Each process's samples drawn one by one, spells switching between them, then its value."""
     state = np.zeros(shape, dtype=bool)
     samples = np.empty(shape + (noise.samples,))
@@ -59,42 +89,63 @@ def _sampled_noise(rng: np.random.Generator, noise: Noise, shape: tuple[int, ...
         draw = rng.random(shape)
         state = np.where(state, draw < noise.sample_spell_stay, draw < noise.sample_spell_enter)
         samples[..., i] = rng.normal(0, noise.sample_sd, shape) + noise.spell * state
-    value = samples.min(axis=-1) if noise.value == "min" else np.median(samples, axis=-1)
-    tails = (rng.random(shape) < noise.tail_rate) * rng.normal(0, noise.tail_sd, shape)
-    return rng.normal(0, noise.process_sd, shape) + value + tails
+    return samples.min(axis=-1) if noise.value == "min" else np.median(samples, axis=-1)
 
 
-def _spells(rng: np.random.Generator, noise: Noise, trials: int, rounds: int) -> np.ndarray:
-    state = np.zeros(trials, dtype=bool)
-    spells = np.zeros((trials, rounds), dtype=bool)
+def _markov(rng: np.random.Generator, trials: int, rounds: int, enter: float, stay: float,
+            start: np.ndarray | None = None) -> np.ndarray:
+    state = np.zeros(trials, dtype=bool) if start is None else start
+    states = np.zeros((trials, rounds), dtype=bool)
     for round_ in range(rounds):
         draw = rng.random(trials)
-        state = np.where(state, draw < noise.spell_stay, draw < noise.spell_enter)
-        spells[:, round_] = state
-    return spells
+        state = np.where(state, draw < stay, draw < enter)
+        states[:, round_] = state
+    return states
 
 
 def arm_rounds(rng: np.random.Generator, noise: Noise, trials: int, rounds: int, arms: int) -> np.ndarray:
     """Log values of `arms` arms measured in the same rounds: shape (arms, trials, rounds)."""
     drift = np.cumsum(rng.normal(0, noise.drift_sd, (trials, rounds)), axis=1)
-    spells = _spells(rng, noise, trials, rounds)
+    spells = _markov(rng, trials, rounds, noise.spell_enter, noise.spell_stay)
     values = []
-    for _ in range(arms):
-        hit = spells & (rng.random((trials, rounds)) < noise.spell_hit)
-        values.append(drift + noise.spell * hit + _process_noise(rng, noise, (trials, rounds)))
+    for index in range(arms):
+        arm = noise.arm(index)
+        hit_rate = noise.spell_hit if arm.spell is None else arm.spell
+        hit = spells & (rng.random((trials, rounds)) < hit_rate)
+        values.append(drift + noise.spell * hit + _process_noise(rng, noise, (trials, rounds), arm))
+    if noise.regime and arms > 1:
+        # half the trials start in each regime, and a regime is left with probability 1 − regime_stay
+        shifted = _markov(rng, trials, rounds, 1 - noise.regime_stay, noise.regime_stay, rng.random(trials) < 0.5)
+        values[1] = values[1] + np.where(shifted, noise.regime, -noise.regime)
     return np.stack(values)
 
 
-def model_spread(noise: Noise | None = None, rounds: int = 40, trials: int = 500, seed: int = 0) -> float:
+def ratios(rng: np.random.Generator, noise: Noise, trials: int, rounds: int, effect: float = 1.0) -> np.ndarray:
+    """Per-round log ratios of arm 1 ÷ arm 0 with a planted true ratio `effect`: (trials, rounds)."""
+    a, b = arm_rounds(rng, noise, trials, rounds, 2)
+    return b - a + math.log(effect)
+
+
+def estimand(noise: Noise, rule: Rule = CURRENT, rounds: int = 200, trials: int = 2000, seed: int = 1) -> float:
+    """The ratio (log scale) that the rule's estimate settles on under this noise: the trimmed mean, at
+    the rule's trim for `rounds` rounds, of the per-round log ratios of many trials pooled. Where the
+    rounds are symmetric about 0 (A/A, or noise that hits both arms alike) it is 0; where one arm has a
+    second state or meets spells alone, it is what a claim on these arms is about."""
+    pooled = ratios(np.random.default_rng(seed), noise, trials, rounds).ravel()
+    return stats.trimmed_location(list(pooled), rule.trim_at(rounds)).center
+
+
+def model_spread(noise: Noise | None = None, rounds: int = 40, trials: int = 500, seed: int = 0,
+                 rule: Rule = CURRENT) -> float:
     """The per-round spread of an A/A log ratio under the model, as the rule sees it (the unit SD of
-    Yuen's trimmed mean, `stats.trimmed_location`), median over trials of `rounds` rounds."""
-    a, b = arm_rounds(np.random.default_rng(seed), noise or Noise(), trials, rounds, 2)
-    return float(np.median([stats.trimmed_location(list(row)).unit_sd for row in b - a]))
+    the trimmed mean, `stats.trimmed_location`), median over trials of `rounds` rounds."""
+    rows = ratios(np.random.default_rng(seed), noise or Noise(), trials, rounds)
+    return float(np.median([stats.trimmed_location(list(row), rule=rule).unit_sd for row in rows]))
 
 
 @dataclass
 class Counts:
-    """Verdicts of many trials of one comparison, and the rounds each decision took."""
+    """Verdicts of many trials of one item, and the rounds each decision took."""
 
     trials: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)
@@ -107,25 +158,83 @@ class Counts:
     def count(self, *verdicts: str) -> int:
         return sum(self.verdicts.get(v, 0) for v in verdicts)
 
+    def add(self, decision: stats.Decision, truth: float | None = None) -> None:
+        self.trials += 1
+        self.verdicts[decision.verdict] = self.verdicts.get(decision.verdict, 0) + 1
+        if decision.decided:
+            self.rounds.append(decision.n)
+        shown = decision.interval
+        if truth is not None and shown is not None and shown.low <= truth <= shown.high:
+            self.covered += 1
+
 
 def calibrate(effect: float, start: int, trials: int, max_rounds: int, seed: int, noise: Noise | None = None,
-              items: int = 2, rule: stats.Rule | None = None) -> Counts:
+              items: int = 2, criterion: stats.Criterion | None = None, rule: Rule = CURRENT) -> Counts:
     """`trials` sequential comparisons of B (true ratio `effect`) against A, each starting with
     `start` rounds and stopping when decided or at `max_rounds`, in a family of `items` comparisons
-    (or of claims, with a claim's `rule`)."""
-    rng = np.random.default_rng(seed)
-    noise = noise or Noise()
-    a, b = arm_rounds(rng, noise, trials, max_rounds, 2)
-    ratios = b - a + math.log(effect)
-    alpha = stats.bonferroni(stats.ALPHA, items)
+    (or of claims, with a claim's `criterion`)."""
+    rows = ratios(np.random.default_rng(seed), noise or Noise(), trials, max_rounds, effect)
+    alpha = stats.bonferroni(rule.alpha, items)
     counts = Counts()
-    for row in ratios:
-        decision = stats.sequential(list(row), rule or stats.ComparisonRule(), alpha, start=start)
-        counts.trials += 1
-        counts.verdicts[decision.verdict] = counts.verdicts.get(decision.verdict, 0) + 1
-        if decision.decided:
-            counts.rounds.append(decision.n)
-        shown = decision.interval
-        if shown is not None and shown.low <= effect <= shown.high:
-            counts.covered += 1
+    for row in rows:
+        decision = stats.sequential(list(row), criterion or stats.Comparison(rule.delta), alpha, start=start, rule=rule)
+        counts.add(decision, effect)
     return counts
+
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A kind of noise, and the item judged under it: an A/A comparison, or a claim whose truth lies
+    exactly on its bound (one bound, "≥"), where "does not hold" is the wrong verdict."""
+
+    name: str
+    about: str
+    noise: Noise
+    kind: str  # "a/a" or "bound"
+    limit: bool = False  # a documented limit of the rule (docs/method.md), not a calibrated case
+
+    def truth(self, rule: Rule = CURRENT) -> float:
+        return 0.0 if self.kind == "a/a" else estimand(self.noise, rule) + math.log(BOUND_EFFECT)
+
+    def counts(self, trials: int, seed: int, items: int = 2, rule: Rule = CURRENT, start: int = 3,
+               rounds: int = 200) -> Counts:
+        if self.kind == "a/a":
+            return calibrate(1.0, start, trials, rounds, seed, self.noise, items, rule=rule)
+        truth = self.truth(rule)
+        return calibrate(BOUND_EFFECT, start, trials, rounds, seed, self.noise, items,
+                         stats.Bound(truth, None), rule=rule)
+
+    def wrong(self, counts: Counts) -> int:
+        return counts.count("faster", "slower") if self.kind == "a/a" else counts.count("does not hold")
+
+
+BOUND_EFFECT = 1.05
+_TWO = math.log(2.0)
+_SPELLS_ONE_ARM = Noise(spell=math.log(1.8), spell_hit=0.5)
+SCENARIOS = {s.name: s for s in (
+    Scenario("base", "the model of this VM: process spread, drift, slow spells on both arms, heavy tails", Noise(), "a/a"),
+    Scenario("spells one arm at a time", "slow spells of 1.8× that catch each arm of a round alone half the time",
+             _SPELLS_ONE_ARM, "a/a"),
+    Scenario("two states, both arms", "every process settles in one of two states 2× apart, half the time each",
+             Noise(arms=(Arm(_TWO, 0.5), Arm(_TWO, 0.5))), "a/a"),
+    Scenario("two states, unequal", "every process settles in a second state 2× away one time in five",
+             Noise(arms=(Arm(_TWO, 0.2), Arm(_TWO, 0.2))), "a/a"),
+    Scenario("one arm noisier", "one arm's processes spread 6% more than the other's", Noise(arms=(Arm(), Arm(sd=0.06))),
+             "a/a"),
+    Scenario("bound: base", "the model of this VM, the claim's truth on its bound", Noise(), "bound"),
+    Scenario("bound: two states", "one arm's processes settle in one of two states 2× apart (spread 3% within)",
+             Noise(arms=(Arm(), Arm(_TWO, 0.5))), "bound"),
+    Scenario("bound: two states, wide", "the same, with a spread of 10% within each state",
+             Noise(arms=(Arm(), Arm(_TWO, 0.5, 0.1))), "bound"),
+    Scenario("bound: second state one in five", "one arm's processes settle in a second state 2× away one time in five",
+             Noise(arms=(Arm(), Arm(_TWO, 0.2))), "bound"),
+    Scenario("bound: one arm noisier", "one arm's processes spread 6% more than the other's",
+             Noise(arms=(Arm(), Arm(sd=0.06))), "bound"),
+    Scenario("bound: spells on one arm", "slow spells of 1.8× that meet one arm only, half the time",
+             Noise(spell=math.log(1.8), arms=(Arm(spell=0.0), Arm(spell=0.5))), "bound"),
+    Scenario("limit: second state one in three", "one arm's processes settle in a second state 2× away one time in three",
+             Noise(arms=(Arm(), Arm(_TWO, 0.3))), "bound", limit=True),
+    Scenario("limit: regimes", "the ratio shifts by ±20% for about 20 rounds at a time",
+             Noise(regime=0.2, regime_stay=0.95), "a/a", limit=True),
+)}

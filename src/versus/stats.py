@@ -1,17 +1,20 @@
-"""Estimates, ratios and verdicts, decided sequentially at planned looks (docs/method.md).
+"""Estimates, ratios and verdicts, decided sequentially at planned looks under a `Rule` (rule.py).
 
-- An arm's value is the geometric mean of its process runs' medians, with a Student t interval over
+- An arm's value is the geometric mean of its process runs' values, with a Student t interval over
   processes: a process is the independent unit, its samples are not.
 - A comparison or a claim is estimated from per-round log ratios (the two arms ran close together in
-  each round, so a slow spell of the machine cancels): Yuen's 10%-trimmed mean, so that one process
-  whose JIT never settled does not decide for all the others.
-- Sequential: the data is looked at only when the number of rounds reaches a planned look (3, 4, 5,
-  6, 8, 10, …). Look k may spend α·1/(k(k+1)) of the item's error rate; the sum over every look is α,
-  so by the union bound the error rate holds however the rounds are stopped (the design is fixed
-  before any data is seen). The first look whose interval clears a threshold decides, and that
-  interval, at its level, is the one reported. Each end misses by spend/2 for comparisons and ranges
-  (two tails can mislead) and by spend for a claim with one bound (only one can: `BoundRule.tails`);
-  for a claim over k pairs, the end that can only say "holds" misses by k·spend (intersection–union).
+  each round, so a slow spell of the machine cancels): Yuen's trimmed mean, so that one process whose
+  JIT never settled does not decide for all the others.
+- Sequential: the data is looked at only at planned looks. Each look's interval is at a nominal level
+  from the rule's spending, such that the chance that any look of the design misleads is at most the
+  item's α however the rounds were stopped (the design is fixed before any data is seen). The first look
+  whose interval clears a threshold decides, and that interval, at its level, is the one reported.
+  Each end misses by α/2 for comparisons and ranges (two tails can mislead) and by α for a claim with
+  one bound (only one can: `Bound.tails`); for a claim over k pairs, the end that can only say "holds"
+  misses by k·α (intersection–union).
+- Below the rule's `floor_until` rounds, the per-round spread is taken as at least the rule's `floor`:
+  a few rounds of an arm whose processes settle in one of two states can all fall in one of them, and
+  their tiny spread would otherwise decide (docs/method.md, "Few rounds and two states").
 - Multiplicity: an experiment's comparisons share α = 5%, and its claims' pairs another 5% (Bonferroni).
 """
 from __future__ import annotations
@@ -25,17 +28,14 @@ from typing import Protocol
 import numpy as np
 from scipy import stats as distributions
 
-ALPHA = 0.05  # family-wise error rate of an experiment's comparisons, and of its claims
-DELTA = 0.01  # practical threshold: changes within ±1% count as "the same"
-TRIM = 0.1  # Yuen's trimmed mean of per-round log ratios: 10% off each end below LONG rounds,
-TRIM_LONG = 0.2  # 20% from LONG rounds on,
-LONG = 20
-TRIM_HEAVY = 0.4  # and 40% from HEAVY rounds on (trim_at says why)
-HEAVY = 80
+from .rule import CURRENT, Rule
+from .verdict import Verdict
+
+ALPHA = CURRENT.alpha  # family-wise error rate of an experiment's comparisons, and of its claims
+DELTA = CURRENT.delta  # practical threshold: changes within ±1% count as "the same"
 ARM_LEVEL = 0.95  # per-arm intervals are descriptive, at 95%
 POWER = 0.8  # of the minimal detectable effect
-FIRST_LOOK = 3  # fewer than 3 rounds cannot decide anything with an unknown variance
-_LOOKS = (3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500)
+FIRST_LOOK = CURRENT.first_look  # fewer than 3 rounds cannot decide anything with an unknown variance
 UNUSABLE = 10.0  # an interval whose high/low exceeds this is said in words, not printed
 # rounds_needed found no look that decides: said of every such item, with or without an interval
 TOO_CLOSE = "the estimate is too close to its threshold for its spread: no number of rounds is expected to decide it"
@@ -46,23 +46,6 @@ class Interval:
     value: float
     low: float
     high: float
-
-
-def looks(start: int = FIRST_LOOK) -> Iterator[int]:
-    """The planned looks from `start` rounds on: every look is a round count where the data is judged."""
-    first = max(FIRST_LOOK, start)
-    for n in _LOOKS:
-        if n >= first:
-            yield n
-    n = max(_LOOKS[-1], first)
-    while True:
-        n = int(n * 1.25)
-        yield n
-
-
-def look_alpha(alpha: float, index: int) -> float:
-    """What look number `index` (1-based) may spend of `alpha`: α/(k(k+1)), which sums to α."""
-    return alpha / (index * (index + 1))
 
 
 def bonferroni(alpha: float, items: int) -> float:
@@ -94,37 +77,19 @@ def _winsorized(values: np.ndarray, cut: int) -> np.ndarray:
     return ordered
 
 
-def trim_at(n: int) -> float:
-    """The share trimmed off each end at n rounds. 20% (Wilcox's usual choice for Yuen's test) absorbs
-    slow spells in up to a fifth of the rounds on either side: this VM's slow spells put 10–20% of a
-    CPU loop's process medians at 1.8× (docs/results.md, selftest of 2026-11-26), which a 10% trim
-    lets into the winsorized variance. Below 20 rounds it would cost too many degrees of freedom
-    (at 5 rounds 2 instead of 4, at 10 rounds 5 instead of 7: most claims are decided there), so
-    those keep 10%.
-
-    From 80 rounds on, 40%. An item still open there is one that busy stretches of the machine
-    keep open: in the selftests of 2026-11-26 11:27 and 13:30 slow spells caught one arm of 19–25% of
-    the A/A rounds, at ±0.5 in log ratio, about as many on each side as a 20% trim removes, so the
-    rest entered the winsorized variance while the other rounds agreed within 1–3%. The selftests'
-    own rounds judged again with 40% from 80 (`scripts/rejudge_trim.py`) find their planted 3% in
-    110 of 120 trials instead of 103 (11:27), A/A false positives unchanged; the noise model at 200
-    rounds also shows no change in either rate. Below 80 rounds nothing changes, so neither does a
-    verdict of the `make run`s of 2026-11-26, whose items are decided, or stopped, before 80.
-
-    The trim depends on n alone, fixed before any data, so each look's test stays a test at its own
-    level."""
-    if n >= HEAVY:
-        return TRIM_HEAVY
-    return TRIM_LONG if n >= LONG else TRIM
+def trimmed_df(n: int, rule: Rule = CURRENT) -> float:
+    """Yuen's degrees of freedom at n rounds: n − 2g − 1, g rounds trimmed off each end."""
+    return float(max(1, n - 2 * math.floor(rule.trim_at(n) * n) - 1))
 
 
-def trimmed_location(values: Sequence[float], trim: float | None = None) -> Location:
-    """Yuen's trimmed mean: its SE from the winsorized variance, df = n − 2g − 1."""
+def trimmed_location(values: Sequence[float], trim: float | None = None, rule: Rule = CURRENT) -> Location:
+    """Yuen's trimmed mean: its SE from the winsorized variance, df = n − 2g − 1. `trim`: the share off
+    each end (default: the rule's at this n)."""
     data = np.asarray(values, dtype=float)
     n = data.size
     if n < 2:
         raise ValueError("a location needs at least 2 values")
-    trim = trim_at(n) if trim is None else trim
+    trim = rule.trim_at(n) if trim is None else trim
     cut = int(math.floor(trim * n))
     kept = np.sort(data)[cut: n - cut]
     center = float(kept.mean())
@@ -133,9 +98,9 @@ def trimmed_location(values: Sequence[float], trim: float | None = None) -> Loca
     return Location(center, se, float(n - 2 * cut - 1), n)
 
 
-def welch_location(a: Sequence[float], b: Sequence[float], trim: float | None = None) -> Location:
+def welch_location(a: Sequence[float], b: Sequence[float], rule: Rule = CURRENT) -> Location:
     """Difference of two trimmed means (Yuen–Welch): the unpaired fallback."""
-    left, right = trimmed_location(a, trim), trimmed_location(b, trim)
+    left, right = trimmed_location(a, rule=rule), trimmed_location(b, rule=rule)
     va, vb = left.se ** 2, right.se ** 2
     se = math.sqrt(va + vb)
     if se == 0:
@@ -143,6 +108,14 @@ def welch_location(a: Sequence[float], b: Sequence[float], trim: float | None = 
     else:
         df = (va + vb) ** 2 / ((va ** 2 / left.df if va else 0) + (vb ** 2 / right.df if vb else 0))
     return Location(left.center - right.center, se, max(1.0, df), min(left.n, right.n))
+
+
+def floored(location: Location, rule: Rule) -> Location:
+    """The location with its standard error at least the rule's floor at its n (docs/method.md)."""
+    floor = rule.floor_at(location.n)
+    if floor <= 0 or location.se >= floor / math.sqrt(location.n):
+        return location
+    return Location(location.center, floor / math.sqrt(location.n), location.df, location.n)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -163,23 +136,23 @@ def bounds(location: Location, low_tail: float, high_tail: float) -> tuple[float
             location.center + t_quantile(1 - high_tail, location.df) * location.se)
 
 
-# --- rules --------------------------------------------------------------------------------------
+# --- criteria: what a verdict is ------------------------------------------------------------
 
-class Rule(Protocol):
+class Criterion(Protocol):
     """Turns an interval (on the analysis scale) into a verdict, or None while it decides nothing."""
 
-    def verdict(self, low: float, high: float) -> str | None: ...
+    def verdict(self, low: float, high: float) -> Verdict | None: ...
 
-    def tails(self, spend: float) -> tuple[float, float]:
-        """What each end of the interval may miss by (one-sided error of its low end, of its high end)
-        so that a wrong verdict has probability ≤ `spend`."""
+    def tails(self, alpha: float) -> tuple[float, float]:
+        """What each end of the interval may miss by over the whole design (one-sided error of its low
+        end, of its high end), so that a wrong verdict has probability ≤ `alpha`."""
 
     def margin(self, center: float) -> float:
         """How far `center` lies inside a deciding region: the half-width that would decide; ≤ 0: none."""
 
 
 @dataclass(frozen=True)
-class ComparisonRule:
+class Comparison:
     """faster / slower beyond ±δ, or the same within ±δ; log scale."""
 
     delta: float = DELTA
@@ -188,41 +161,41 @@ class ComparisonRule:
     def edges(self) -> tuple[float, float]:
         return math.log1p(-self.delta), math.log1p(self.delta)
 
-    def verdict(self, low: float, high: float) -> str | None:
+    def verdict(self, low: float, high: float) -> Verdict | None:
         down, up = self.edges
         if low > up:
-            return "slower"
+            return Verdict.SLOWER
         if high < down:
-            return "faster"
+            return Verdict.FASTER
         if low >= down and high <= up:
-            return "same"
+            return Verdict.SAME
         return None
 
     def margin(self, center: float) -> float:
         down, up = self.edges
         return max(center - up, down - center, min(up - center, center - down))
 
-    def tails(self, spend: float) -> tuple[float, float]:
+    def tails(self, alpha: float) -> tuple[float, float]:
         # a true ratio inside ±δ can be called faster (upper end too low) or slower (lower end too
         # high): both tails can mislead, so each gets half
-        return spend / 2, spend / 2
+        return alpha / 2, alpha / 2
 
 
 @dataclass(frozen=True)
-class BoundRule:
+class Bound:
     """A claim: holds when the interval lies within [low, high], does not hold when wholly outside."""
 
     low: float | None  # on the analysis scale
     high: float | None
     pairs: int = 1  # pairs of arms the claim is stated over: it holds only if every pair holds
 
-    def verdict(self, low: float, high: float) -> str | None:
+    def verdict(self, low: float, high: float) -> Verdict | None:
         floor = -math.inf if self.low is None else self.low
         ceiling = math.inf if self.high is None else self.high
         if low >= floor and high <= ceiling:
-            return "holds"
+            return Verdict.HOLDS
         if high < floor or low > ceiling:
-            return "does not hold"
+            return Verdict.DOES_NOT_HOLD
         return None
 
     def margin(self, center: float) -> float:
@@ -232,31 +205,60 @@ class BoundRule:
         outside = max(floor - center, center - ceiling)
         return max(inside, outside)
 
-    def tails(self, spend: float) -> tuple[float, float]:
+    def tails(self, alpha: float) -> tuple[float, float]:
         """One bound (≥ min or ≤ max): whatever the truth, only one tail can mislead (a true ratio
         ≥ min is wrongly "does not hold" only when the upper end falls below it; one below min is
         wrongly "holds" only when the lower end rises above it), so each end is a one-sided test at
-        `spend`. A range [min, max] gives each end spend/2: a truth inside it can be missed on either
+        `alpha`. A range [min, max] gives each end alpha/2: a truth inside it can be missed on either
         side.
 
         A claim over k pairs (one bound) is an intersection–union test (Berger 1982): it holds only
         if every pair holds, so it is wrongly "holds" only if a pair whose truth is outside its
-        bound is wrongly "holds", which its own deciding end allows with probability k·spend at most
-        (k·α over its looks); it is wrongly "does not hold" if any of its k pairs is, each at
-        spend, k·α at most. Either way the claim errs with probability ≤ k·α, the share of its k
-        pairs in the experiment's α (`judge.Shares`): the end that can only say "holds" may miss by
-        k·spend."""
+        bound is wrongly "holds", which its own deciding end allows with probability k·α at most; it
+        is wrongly "does not hold" if any of its k pairs is, each at α, k·α at most. Either way the
+        claim errs with probability ≤ k·α, the share of its k pairs in the experiment's α
+        (`judge.Shares`): the end that can only say "holds" may miss by k·α."""
         if (self.low is None) == (self.high is None):
-            return spend / 2, spend / 2
-        holds = min(0.5, self.pairs * spend)
-        return (holds, spend) if self.low is not None else (spend, holds)
+            return alpha / 2, alpha / 2
+        holds = min(0.5, self.pairs * alpha)
+        return (holds, alpha) if self.low is not None else (alpha, holds)
+
+
+# --- the design: looks and their levels -------------------------------------------------------
+
+@dataclass(frozen=True)
+class Design:
+    """The looks of one item from `start` rounds on, and each look's nominal tails."""
+
+    rule: Rule
+    criterion: Criterion
+    alpha: float
+    start: int
+    spent: int = 0  # looks already taken on rounds left out (judge.settled): their error is spent
+
+    def looks(self) -> Iterator[int]:
+        return self.rule.looks_from(self.start)
+
+    def tails(self, index: int) -> tuple[float, float]:
+        """The nominal one-sided tails of the look number `index` (1-based) of this design. By the
+        union bound, the chance that any look misleads is at most the sum of the looks' tails."""
+        low, high = self.criterion.tails(self.alpha)
+        if self.rule.spending == "harmonic":
+            share = 1.0 / ((index + self.spent) * (index + self.spent + 1))
+        else:  # uniform: the design's looks, and those already taken on rounds left out, share α equally
+            share = 1.0 / (len(self.rule.design(self.start)) + self.spent)
+        return min(0.5, low * share), min(0.5, high * share)
+
+    def single(self) -> tuple[float, float]:
+        """One look at the size measured, with the whole of α."""
+        return self.criterion.tails(self.alpha)
 
 
 # --- decisions ----------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Decision:
-    verdict: str  # faster / slower / same / holds / does not hold / inconclusive
+    verdict: Verdict
     interval: Interval | None  # the one that decided it, or the latest look's; None: see note
     level: float  # the interval's confidence level (after the look's and the family's share)
     n: int  # rounds (or processes) behind the interval
@@ -267,6 +269,9 @@ class Decision:
     left_out: int = 0  # rounds before the warmup was last raised (judge.settled): not analysed
     sides: tuple[float, float] | None = None  # one-sided level of the low end, of the high end
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "verdict", Verdict(self.verdict))  # a word ("holds") becomes its Verdict
+
     @property
     def asymmetric(self) -> bool:
         """Whether the ends were tested at different levels (a claim over several pairs)."""
@@ -274,7 +279,7 @@ class Decision:
 
     @property
     def decided(self) -> bool:
-        return self.verdict != "inconclusive"
+        return self.verdict.decided
 
 
 Scale = str  # "log" (ratios, positive values) or "linear"
@@ -290,60 +295,72 @@ def _to_interval(location: Location, low: float, high: float, scale: Scale) -> I
     return Interval(_back(location.center, scale), _back(low, scale), _back(high, scale))
 
 
-def sequential(units: Sequence[float], rule: Rule, alpha: float, start: int = FIRST_LOOK,
+def sequential(units: Sequence[float], criterion: Criterion, alpha: float, start: int = FIRST_LOOK,
                unpaired: tuple[Sequence[float], Sequence[float]] | None = None, scale: Scale = "log",
-               sequential_looks: bool = True, spent: int = 0) -> Decision:
+               rule: Rule = CURRENT, spent: int = 0) -> Decision:
     """Replay the sequential design over `units` (per-round values in round order) and decide.
 
     With `unpaired` = (a, b) instead, each look n uses the first n processes of each side (Welch).
-    Without sequential_looks the data is judged once, at its size, with the whole of `alpha`.
-    `spent` looks were already taken on rounds left out (judge.settled): their α is gone, and the
-    first look here spends what look spent + 1 may.
+    With a rule that is not sequential the data is judged once, at its size, with the whole of `alpha`.
+    `spent` looks were already taken on rounds left out (judge.settled): their error is spent.
     """
     paired = unpaired is None
     available = len(units) if paired else min(len(unpaired[0]), len(unpaired[1]))  # type: ignore[index]
+    exact = paired and _exact(units)
 
     def locate(n: int) -> Location:
         if paired:
-            return trimmed_location(units[:n])
-        a, b = unpaired  # type: ignore[misc]
-        return welch_location(a[:n], b[:n])
+            location = trimmed_location(units[:n], rule=rule)
+        else:
+            a, b = unpaired  # type: ignore[misc]
+            location = welch_location(a[:n], b[:n], rule)
+        # identical rounds (a size in bytes) are a measurement without noise: no floor on their spread
+        return floored(location, rule) if scale == "log" and not (paired and _exact(units[:n])) else location
 
-    exact = paired and _exact(units)
-    if available < 2 or (available < FIRST_LOOK and sequential_looks and not exact):
-        return Decision("inconclusive", None, 0.0, available, paired, note=_too_few(available))
-    schedule: list[tuple[int, float]]
-    if not sequential_looks:
-        schedule = [(available, alpha)]
+    if available < 2 or (available < rule.first_look and rule.sequential and not exact):
+        return Decision(Verdict.INCONCLUSIVE, None, 0.0, available, paired, note=_too_few(available, rule))
+    design = Design(rule, criterion, alpha, start, spent)
+    schedule: list[tuple[int, tuple[float, float]]]
+    if not rule.sequential:
+        schedule = [(available, design.single())]
     else:
         schedule = []
-        for index, n in enumerate(looks(start), 1):
+        for index, n in enumerate(design.looks(), 1):
             if n > available:
                 break
-            schedule.append((n, look_alpha(alpha, index + spent)))
+            schedule.append((n, design.tails(index)))
         if exact and not schedule:
-            schedule = [(available, look_alpha(alpha, 1 + spent))]
+            schedule = [(available, design.tails(1))]
         if not schedule:
-            first = next(looks(start))
-            return Decision("inconclusive", None, 0.0, available, paired,
+            first = next(design.looks(), rule.first_look)
+            return Decision(Verdict.INCONCLUSIVE, None, 0.0, available, paired,
                             note=f"{available} rounds measured; the first look is at {first}")
+    def mean(n: int) -> float:
+        if paired:
+            return float(np.mean(units[:n]))
+        a, b = unpaired  # type: ignore[misc]
+        return float(np.mean(a[:n]) - np.mean(b[:n]))
+
     latest: Decision | None = None
-    for n, spend in schedule:
+    for n, tails in schedule:
         location = locate(n)
-        tails = rule.tails(spend)
         low, high = bounds(location, *tails)
-        verdict = rule.verdict(low, high)
+        verdict = criterion.verdict(low, high)
+        if verdict and rule.mean_agrees and criterion.verdict(mean(n), mean(n)) != verdict:
+            verdict = None  # the trimmed rounds decide, but the plain mean of them says otherwise
         shown = _to_interval(location, low, high, scale)
         level, sides = 1 - sum(tails), (1 - tails[0], 1 - tails[1])
         if verdict:
             return Decision(verdict, shown, level, n, paired, sides=sides)
-        latest = Decision("inconclusive", shown, level, n, paired, sides=sides)
-    assert latest is not None  # available ≥ FIRST_LOOK guarantees one look
-    location = locate(available)
-    needed = rounds_needed(location, rule, alpha, start, spent=spent) if sequential_looks else None
-    mde = detectable(location, alpha, start, latest.n, spent=spent) if isinstance(rule, ComparisonRule) else None
-    note = _unusable(latest.interval, scale, needed is not None or not sequential_looks)
-    return Decision("inconclusive", latest.interval, latest.level, latest.n, paired, note, needed, mde,
+        latest = Decision(Verdict.INCONCLUSIVE, shown, level, n, paired, sides=sides)
+    assert latest is not None  # available ≥ the first look guarantees one look
+    raw = trimmed_location(units[:available], rule=rule) if paired else locate(available)
+    needed = rounds_needed(raw, criterion, alpha, start, rule=rule, spent=spent, scale=scale) \
+        if rule.sequential else None
+    mde = detectable(raw, alpha, start, latest.n, rule=rule, spent=spent) if isinstance(criterion, Comparison) else None
+    note = _unusable(latest.interval, scale, needed is not None or not rule.sequential,
+                     floor=rule.floor_at(latest.n) if scale == "log" else 0.0)
+    return Decision(Verdict.INCONCLUSIVE, latest.interval, latest.level, latest.n, paired, note, needed, mde,
                     sides=latest.sides)
 
 
@@ -351,53 +368,66 @@ def _exact(values: Sequence[float]) -> bool:
     return len(values) > 0 and all(v == values[0] for v in values)
 
 
-def _too_few(n: int) -> str:
-    return f"{n} round{'s' if n != 1 else ''} measured; a verdict needs at least {FIRST_LOOK}"
+def _too_few(n: int, rule: Rule) -> str:
+    return f"{n} round{'s' if n != 1 else ''} measured; a verdict needs at least {rule.first_look}"
 
 
-def _unusable(shown: Interval | None, scale: Scale, more_would_decide: bool = True) -> str:
-    """Why an interval is not shown. "Needs more rounds" only where more rounds are expected to decide:
-    make run #5 said it of `http-10x-today` (8.9× against ≥ 9×), which no number of rounds settles
-    (rounds_needed: the estimate on a threshold, or so close to one for its spread that more than
-    5000 rounds would be needed)."""
+def _unusable(shown: Interval | None, scale: Scale, more_would_decide: bool = True, floor: float = 0.0) -> str:
+    """Why an interval is not shown. "Needs more rounds" only where more rounds are expected to decide
+    (rounds_needed: an estimate on a threshold, or so close to one for its spread that more than 5000
+    rounds would be needed, is not). Below the rule's floor of rounds, the interval is wide because few
+    rounds cannot show whether processes settle in two states, not because they disagree."""
     if shown is None or scale != "log":
         return ""
     if shown.low <= 0 or shown.high / shown.low > UNUSABLE:
+        if floor:
+            return (f"too few rounds for a usable interval: until it has more, the rule takes each round's spread to "
+                    f"be at least {math.expm1(floor):.0%} (a few processes may all have settled in one of two states); "
+                    "needs more rounds")
         if more_would_decide:
             return "the rounds disagree too much for a usable interval; needs more rounds"
         return (f"the rounds disagree too much for a usable interval, and {TOO_CLOSE}")
     return ""
 
 
-def _schedule_after(start: int, alpha: float, after: int, spent: int = 0) -> Iterator[tuple[int, float]]:
-    for index, n in enumerate(looks(start), 1):
+def _schedule_after(design: Design, after: int) -> Iterator[tuple[int, tuple[float, float]]]:
+    for index, n in enumerate(design.looks(), 1):
         if n > after:
-            yield n, look_alpha(alpha, index + spent)
+            yield n, design.tails(index)
 
 
-def rounds_needed(location: Location, rule: Rule, alpha: float, start: int, limit: int = 5000,
-                  spent: int = 0) -> int | None:
+def rounds_needed(location: Location, criterion: Criterion, alpha: float, start: int, limit: int = 5000,
+                  rule: Rule = CURRENT, spent: int = 0, scale: Scale = "log") -> int | None:
     """The first look after today's whose interval would decide, if the estimate and spread stay as
-    they are; None when the estimate sits on a threshold (no amount of rounds is expected to decide)."""
-    margin = rule.margin(location.center)
+    they are; None when the estimate sits on a threshold (no amount of rounds is expected to decide) or
+    past the design's last look."""
+    margin = criterion.margin(location.center)
     if margin <= 0:
         return None
     spread = location.unit_sd
-    for n, spend in _schedule_after(start, alpha, location.n, spent):
+    for n, tails in _schedule_after(Design(rule, criterion, alpha, start, spent), location.n):
         if n > limit:
             return None
-        projected = Location(location.center, spread / math.sqrt(n), max(1.0, n - 2 * math.floor(trim_at(n) * n) - 1), n)
-        if spread == 0 or rule.verdict(*bounds(projected, *rule.tails(spend))):
+        projected = Location(location.center, spread / math.sqrt(n), trimmed_df(n, rule), n)
+        if scale == "log":
+            projected = floored(projected, rule)
+        if projected.se == 0 or criterion.verdict(*bounds(projected, *tails)):
             return n
     return None
 
 
 def detectable(location: Location, alpha: float, start: int, latest: int, delta: float = DELTA,
-               spent: int = 0) -> float:
-    """The relative change the next look would detect with 80% power, given today's spread."""
-    n, spend = next(_schedule_after(start, alpha, latest, spent))
-    df = max(1.0, n - 1.0)
-    half = (t_quantile(1 - spend / 2, df) + t_quantile(POWER, df)) * location.unit_sd / math.sqrt(n)
+               rule: Rule = CURRENT, spent: int = 0) -> float | None:
+    """The relative change the next look would detect with 80% power, given today's spread (and the
+    rule's floor at that look), with the rule's own degrees of freedom at that look."""
+    design = Design(rule, Comparison(delta), alpha, start, spent)
+    upcoming = next(_schedule_after(design, latest), None)
+    if upcoming is None:
+        return None
+    n, (tail, _) = upcoming
+    df = trimmed_df(n, rule) if rule.version >= 2 else max(1.0, n - 1.0)  # the legacy rule's MDE used n − 1
+    spread = max(location.unit_sd, rule.floor_at(n))
+    half = (t_quantile(1 - tail, df) + t_quantile(POWER, df)) * spread / math.sqrt(n)
     return math.expm1(math.log1p(delta) + half)
 
 

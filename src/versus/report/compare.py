@@ -10,6 +10,7 @@ import math
 
 from .. import stats
 from ..analyze import ArmResult, analyze
+from ..rule import CURRENT
 from ..store import Store
 from . import units
 from .tables import Table
@@ -24,16 +25,16 @@ def compare_table(store: Store, session_a: int, session_b: int) -> Table:
     first, second = analyze(store, session_a), analyze(store, session_b)
     before = {a.key: a for a in first.arms if a.summary}
     pairs = [(before[b.key], b) for b in second.arms if b.summary and b.key in before]
-    alpha = stats.bonferroni(stats.ALPHA, len(pairs))
+    rule = CURRENT.replace(sequential=False)  # nothing pairs two sessions' rounds: one look, at the size measured
+    alpha = stats.bonferroni(rule.alpha, len(pairs))
     table = Table(f"session {session_b} against session {session_a}",
                   ["arm", f"session {session_a}", f"session {session_b}", "ratio B ÷ A [interval at its level]",
                    "verdict"],
-                  note=f"ratio > 1: session {session_b} is slower; threshold ±{stats.DELTA:.0%}; unpaired, "
-                       f"error rate {stats.ALPHA:.0%} across the {len(pairs)} arms")
+                  note=f"ratio > 1: session {session_b} is slower; threshold ±{rule.delta:.0%}; unpaired, "
+                       f"error rate {rule.alpha:.0%} across the {len(pairs)} arms")
     for a, b in pairs:
         assert a.summary and b.summary
-        decision = stats.sequential([], stats.ComparisonRule(), alpha, unpaired=(_logs(b), _logs(a)),
-                                    sequential_looks=False)
+        decision = stats.sequential([], stats.Comparison(rule.delta), alpha, unpaired=(_logs(b), _logs(a)), rule=rule)
         table.rows.append([a.key, units.duration(a.summary.value), units.duration(b.summary.value),
                            units.ratio(decision), decision.verdict])
     only = sorted(set(before) ^ {b.key for b in second.arms if b.summary})

@@ -76,7 +76,8 @@ def document(analysis: Analysis, store_runs: list[Any]) -> dict[str, Any]:
         "session": {k: session.get(k) for k in keep},
         "host": session["host"],
         "definitions": session.get("definitions", {}),
-        "delta": analysis.delta, "alpha": stats.ALPHA, "sequential": analysis.sequential, "stopped": analysis.stopped,
+        "delta": analysis.delta, "alpha": analysis.rule.alpha, "sequential": analysis.sequential,
+        "rule": analysis.rule.to_dict(), "stopped": analysis.stopped,
         "arms": [_arm(a, runs) for a in analysis.arms],
         "comparisons": [{"experiment": c.item.experiment, "by": c.item.by, "arm": c.numerator.key,
                          "baseline": c.denominator.key if c.denominator else None, **_decision(c)}
@@ -84,6 +85,7 @@ def document(analysis: Analysis, store_runs: list[Any]) -> dict[str, Any]:
         "claims": [{"id": c.claim.id, "experiment": c.experiment, "statement": c.claim.statement,
                     "source": c.claim.source, "quote": c.claim.quote, "metric": c.claim.metric or None,
                     "expected": {"min": c.claim.min, "max": c.claim.max}, "verdict": c.verdict, "note": c.note,
+                    "depends_on": [{"choice": a.choice, "alternative": a.label, "verdict": a.verdict} for a in c.depends_on],
                     "instances": [{"numerator": i.numerator.key,
                                    "denominator": i.denominator.key if i.denominator else None, **_decision(i)}
                                   for i in c.instances]} for c in analysis.claims],

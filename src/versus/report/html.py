@@ -192,6 +192,7 @@ def _claim_overview(analysis: Analysis) -> str:
                                                       else f"{low:.3g}{unit} … {high:.3g}{unit}")
         count = f"{held}/{len(claim.instances)} hold" if claim.instances else ""
         note = f'<div class="muted">{_e(claim.note)}</div>' if claim.note else ""
+        note += _depends(claim)
         rows.append(f'<tr class="{_verdict_class(claim.verdict)}"><td><a href="#{_claim_anchor(claim, index)}">'
                     f"<code>{_e(claim.claim.id)}</code></a><div class=\"statement\">{_e(claim.claim.statement)}</div>{note}"
                     f"</td><td>{_pill(claim.verdict)}</td><td>{_e(tables.expected(claim))}</td><td>{_e(measured)}</td>"
@@ -205,6 +206,12 @@ def _ordered(claims: list[ClaimResult]) -> list[tuple[int, ClaimResult]]:
     """Decided claims first, then the undecided, then those not measured; the experiments' order within."""
     rank = {"holds": 0, "does not hold": 0, "inconclusive": 1}
     return sorted(enumerate(claims), key=lambda pair: rank.get(pair[1].verdict, 2))
+
+
+def _depends(claim: ClaimResult) -> str:
+    """A verdict that an analysis choice changes says so beside it, never as one confident answer."""
+    text = tables.depends_text(claim)
+    return f'<p class="depends">⚠ {_e(text)}</p>' if text else ""
 
 
 def _pill(verdict: str) -> str:
@@ -224,7 +231,7 @@ def _claim_card(claim: ClaimResult, index: int) -> str:
     return (f'<article class="claim {_verdict_class(claim.verdict)}" id="{_claim_anchor(claim, index)}">'
             f'<div class="claim-head">{_pill(claim.verdict)}<code class="claim-id">{_e(spec.id)}</code>'
             f'<span class="experiment-name">{_e(claim.experiment)}</span></div>'
-            f"<h3>{_e(spec.statement)}</h3>{source}{quote}"
+            f"<h3>{_e(spec.statement)}</h3>{_depends(claim)}{source}{quote}"
             f'<p class="expected">Expected: <strong>{_e(tables.expected(claim))}</strong> '
             f"<span class=\"muted\">({_e(ratio)})</span></p>{chart}{_instance_table(claim)}</article>")
 
@@ -666,6 +673,7 @@ nav ul.experiments:before{content:"experiments:";color:var(--muted)}
 .lead{color:var(--muted);max-width:820px}
 .muted,.note{color:var(--muted)}
 .budget{background:#fff8c5;border:1px solid #d4a72c66;border-radius:6px;padding:8px 12px}
+.depends{background:#fff1e5;border-left:3px solid #bc4c00;padding:4px 8px;margin:6px 0;font-size:.9em}
 .pill{display:inline-block;border-radius:999px;padding:1px 9px;font-size:12.5px;font-weight:600;color:#fff;
 background:var(--none);white-space:nowrap;max-width:100%;overflow:hidden;text-overflow:ellipsis;vertical-align:middle}
 td .pill{white-space:normal;text-align:left}

@@ -4,8 +4,9 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
-from .. import stats, steady
+from .. import steady
 from ..analyze import Analysis, ArmResult, ClaimResult, Judged
+from ..verdict import Verdict
 from . import units
 
 UNDECIDED = "inconclusive"
@@ -44,8 +45,9 @@ def header_lines(analysis: Analysis) -> list[str]:
     if budget:
         lines.append(f"budget: {units.seconds(float(budget))}; stopped because {analysis.stopped or 'it finished'}")
     how = ("sequential, paired by round" if analysis.sequential else "judged once, at the size measured")
-    lines.append(f"verdicts: {how}; practical threshold ±{analysis.delta:.0%}; error rate {stats.ALPHA:.0%} per "
+    lines.append(f"verdicts: {how}; practical threshold ±{analysis.delta:.0%}; error rate {analysis.rule.alpha:.0%} per "
                  "experiment for its comparisons and for its claims; each interval at the level that decided it")
+    lines.append(f"the rule: {analysis.rule.describe()}")
     if analysis.lacks:
         lines.append(f"this session lacks {analysis.lacks}")
     lines += [f"note: {note}" for note in analysis.notes]
@@ -93,11 +95,31 @@ def measured(judged: Judged) -> str:
 
 
 def claim_counts(analysis: Analysis) -> str:
-    measured_claims = [c for c in analysis.claims if c.verdict != "not measured"]
-    decided = [c for c in measured_claims if c.verdict in ("holds", "does not hold")]
-    holds = sum(1 for c in decided if c.verdict == "holds")
-    return (f"{len(decided)} of {len(measured_claims)} measured claims decided: {holds} hold, "
-            f"{len(decided) - holds} do not hold")
+    """How many claims are decided, and apart from them those whose verdict depends on an analysis choice
+    (the per-process value, the rounds before a warmup raise): never counted as one confident answer."""
+    measured_claims = [c for c in analysis.claims if c.verdict != Verdict.NOT_MEASURED]
+    decided = [c for c in measured_claims if c.verdict.decided]
+    firm = [c for c in decided if not c.depends_on]
+    holds = sum(1 for c in firm if c.verdict == Verdict.HOLDS)
+    text = (f"{len(firm)} of {len(measured_claims)} measured claims decided: {holds} hold, "
+            f"{len(firm) - holds} do not hold")
+    hanging = len(decided) - len(firm)
+    if hanging:
+        text += f"; {hanging} more {'depend' if hanging > 1 else 'depends'} on an analysis choice"
+    return text
+
+
+def depends_text(claim: ClaimResult) -> str:
+    """What a claim's verdict depends on, in words: "depends on the per-process value: inconclusive with
+    the median of each process's samples" (empty when no alternative changes it)."""
+    if not claim.depends_on:
+        return ""
+    parts = [f"{alternative.verdict} with {alternative.label}" for alternative in claim.depends_on]
+    choices = sorted({CHOICES[a.choice] for a in claim.depends_on})
+    return f"depends on {' and '.join(choices)}: {'; '.join(parts)}"
+
+
+CHOICES = {"value": "the per-process value", "warmup": "the warmup", "estimator": "the estimator"}
 
 
 def claim_table(analysis: Analysis) -> Table | None:
@@ -111,7 +133,9 @@ def claim_table(analysis: Analysis) -> Table | None:
             table.rows.append(head + [claim.verdict, claim.note, ""])
             continue
         held = sum(1 for i in claim.instances if i.verdict == "holds")
-        summary = f"{claim.verdict} ({held}/{len(claim.instances)} hold)" if len(claim.instances) > 1 else claim.verdict
+        summary = f"{claim.verdict} ({held}/{len(claim.instances)} hold)" if len(claim.instances) > 1 else str(claim.verdict)
+        if claim.depends_on:
+            summary += f" — {depends_text(claim)}"
         for index, instance in enumerate(claim.instances):
             row = head + [summary] if index == 0 else ["", "", "", ""]
             table.rows.append(row + [f"{measured(instance)}: {verdict_text(instance)}", instance_what(instance)])

@@ -8,7 +8,7 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 
 from ..analyze import Analysis
-from .tables import Table, all_tables, case_tables, claim_table, experiment_summaries, failed_table, header_lines
+from .tables import Table, case_tables, claim_table, depends_text, experiment_summaries, failed_table, header_lines
 
 _STYLES = {"holds": "green", "does not hold": "red", "faster": "green", "slower": "red", "same": "cyan"}
 SMALL = 40  # arms: a session this small shows its case tables in full
@@ -22,6 +22,9 @@ def render(analysis: Analysis, stream: TextIO, full_report: str = "") -> None:
     claims = claim_table(analysis)
     if claims:
         _table(console, claims)
+    for claim in analysis.claims:
+        if claim.depends_on:  # said again on a line of its own: a table cell wraps it out of sight
+            console.print(escape(f"⚠ {claim.claim.id} ({claim.verdict}): {depends_text(claim)}"), style="yellow")
     for line in experiment_summaries(analysis):
         console.print(escape(line))
     if len(analysis.arms) <= SMALL:
@@ -42,10 +45,6 @@ def render_tables(lines: list[str], tables: list[Table], stream: TextIO) -> None
         console.print(escape(line))
     for table in tables:
         _table(console, table)
-
-
-def render_all(analysis: Analysis, stream: TextIO) -> None:
-    render_tables(header_lines(analysis), all_tables(analysis), stream)
 
 
 def _table(console: Console, table: Table) -> None:

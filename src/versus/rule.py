@@ -1,0 +1,209 @@
+"""The decision rule as a value: what turns stored rounds into verdicts.
+
+A session stores the rule it ran with (in its plan record), and is always judged by it: a report of an
+old session never changes because today's constants did. `versus report N --rule KEY=VALUE` shows what
+another rule would say of the same rounds. Sessions stored before the rule was a value are judged by
+`Rule.legacy`, the rule they ran with.
+
+The fields, and why each has the value it has, are in docs/method.md ("The rule"). This module holds
+only the value and its schedule (looks, trims); the statistics that use it are in stats.py.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import itertools
+import json
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import UsageError
+
+VALUES = ("median", "min")
+SPENDINGS = ("uniform", "harmonic")
+# The looks of the legacy rule: after the last one, each look 1.25 times the one before, without end.
+_LEGACY_LOOKS = (3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """How a session's rounds become verdicts. Immutable; `replace` makes a variant."""
+
+    version: int = 2
+    alpha: float = 0.05  # error rate of an experiment's comparisons, and of its claims (two families)
+    delta: float = 0.01  # practical threshold: a change within ±δ is "the same"
+    value: str = ""  # a process run's value for every arm ("median" or "min"); "": each experiment's own
+    trims: tuple[tuple[int, float], ...] = ((0, 0.0), (20, 0.1), (40, 0.2))  # (from n rounds on, share off each end)
+    looks: tuple[int, ...] = (3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250)
+    spending: str = "uniform"  # per-look level: "uniform" (α/K over the design's K looks) or "harmonic" (α/(k(k+1)))
+    first_look: int = 3  # fewer rounds decide nothing with an unknown spread
+    floor: float = 0.2  # below `floor_until` rounds, a per-round spread (log scale) of at least this
+    floor_until: int = 10
+    mean_agrees: bool = True  # a verdict needs the plain mean of its rounds on the verdict's side too
+    settle: bool = True  # leave out the rounds run before an arm's warmup was last raised
+    intersection_union: bool = True  # a claim over k pairs tests its "holds" end at k times a pair's α
+    sequential: bool = True  # False: one look, at the size measured (imports, sessions without a plan)
+
+    # --- the schedule --------------------------------------------------------------------------
+
+    def looks_from(self, start: int) -> Iterator[int]:
+        """The planned looks from `start` rounds on (never before `first_look`)."""
+        first = max(self.first_look, start)
+        if self.version >= 2:
+            yield from (n for n in self.looks if n >= first)
+            return
+        yield from (n for n in _LEGACY_LOOKS if n >= first)
+        n = max(_LEGACY_LOOKS[-1], first)
+        while True:
+            n = n * 5 // 4
+            yield n
+
+    def design(self, start: int, limit: int | None = None) -> tuple[int, ...]:
+        """The looks of a design from `start`, up to `limit` rounds (the legacy design has no end)."""
+        return _design(self, start, limit)
+
+    def trim_at(self, n: int) -> float:
+        """The share trimmed off each end of n rounds."""
+        share = 0.0
+        for start, trim in self.trims:
+            if n >= start:
+                share = trim
+        return share
+
+    def floor_at(self, n: int) -> float:
+        """The least per-round spread assumed at n rounds (0: the rounds' own spread alone)."""
+        return self.floor if n < self.floor_until else 0.0
+
+    # --- a value -------------------------------------------------------------------------------
+
+    def replace(self, **changes: Any) -> Rule:
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["trims"] = [list(t) for t in self.trims]
+        data["looks"] = list(self.looks)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rule:
+        """A stored rule; fields it lacks take today's defaults, unknown ones are an error."""
+        fields = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - fields)
+        if unknown:
+            raise ValueError(f"unknown rule field(s): {', '.join(unknown)}")
+        values = dict(data)
+        try:
+            if "trims" in values:
+                values["trims"] = tuple((_number(a, int), _number(b, float)) for a, b in values["trims"])
+            if "looks" in values:
+                values["looks"] = tuple(_number(n, int) for n in values["looks"])
+        except (TypeError, ValueError):
+            raise ValueError("trims must be a list of [rounds, share] pairs and looks a list of round counts") from None
+        defaults = cls()
+        for name, value in list(values.items()):
+            if name in ("trims", "looks"):
+                continue
+            kind = type(getattr(defaults, name))
+            if kind is bool:
+                if not isinstance(value, bool):
+                    raise ValueError(f"{name} must be true or false, not {value!r}")
+            elif kind in (int, float):
+                values[name] = _number(value, kind, name)
+            elif not isinstance(value, kind):
+                raise ValueError(f"{name} must be a {kind.__name__}, not {value!r}")
+        rule = cls(**values)
+        rule.check()
+        return rule
+
+    def check(self) -> None:
+        """Raise ValueError when a field is out of its range."""
+        if not 0 < self.alpha < 1:
+            raise ValueError(f"alpha must lie between 0 and 1, not {self.alpha}")
+        if not 0 <= self.delta < 1:
+            raise ValueError(f"delta must lie in [0, 1), not {self.delta}")
+        if self.value not in ("", *VALUES):
+            raise ValueError(f"value must be one of {', '.join(VALUES)} (or empty), not {self.value!r}")
+        if self.spending not in SPENDINGS:
+            raise ValueError(f"spending must be one of {', '.join(SPENDINGS)}, not {self.spending!r}")
+        if not self.looks or list(self.looks) != sorted(set(self.looks)) or self.looks[0] < 2:
+            raise ValueError("looks must be increasing round counts of at least 2")
+        if any(not 0 <= t < 0.5 for _, t in self.trims):
+            raise ValueError("each trim must lie in [0, 0.5)")
+        if self.floor < 0 or self.first_look < 2:
+            raise ValueError("floor must be ≥ 0 and first_look ≥ 2")
+
+    @classmethod
+    def legacy(cls, plan: Mapping[str, Any]) -> Rule:
+        """The rule a session stored before rules were values ran with: Bonferroni spending α/(k(k+1))
+        over looks without end, 10% trimmed from 10 rounds, 20% from 20 and 40% from 80, no floor on
+        the spread; and whichever of the later additions its plan record says it had."""
+        return cls(version=1, trims=((0, 0.1), (20, 0.2), (80, 0.4)), looks=_LEGACY_LOOKS, spending="harmonic",
+                   floor=0.0, floor_until=0, mean_agrees=False, settle=bool(plan.get("settled")),
+                   intersection_union=bool(plan.get("intersection_union")),
+                   sequential=bool(plan.get("methods")))
+
+    @classmethod
+    def of(cls, plan: Mapping[str, Any]) -> Rule:
+        """The rule a stored session is judged by: the one it stored, or the legacy rule."""
+        stored = plan.get("rule")
+        if isinstance(stored, Mapping):
+            return cls.from_dict(stored)
+        return cls.legacy(plan)
+
+    def describe(self) -> str:
+        """One line for reports."""
+        spending = ("α shared equally by its looks" if self.spending == "uniform" else "α/(k(k+1)) at look k")
+        floor = (f"; a per-round spread of at least {self.floor:g} below {self.floor_until} rounds"
+                 if self.floor and self.floor_until else "")
+        agree = "; the mean of the rounds must agree" if self.mean_agrees else ""
+        return (f"rule v{self.version}: α = {self.alpha:g} per experiment and family, threshold ±{self.delta:.0%}, "
+                f"looks from {self.first_look} rounds, {spending}{floor}{agree}")
+
+
+def _number(value: Any, kind: type, name: str = "") -> Any:
+    """An int or float field's value; a bool, a string or anything else is an error that names it."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (kind is int and value != int(value)):
+        raise ValueError(f"{name or 'a value'} must be {'an integer' if kind is int else 'a number'}, not {value!r}")
+    if not math.isfinite(value):
+        raise ValueError(f"{name or 'a value'} must be finite, not {value!r}")
+    return kind(value)
+
+
+@functools.lru_cache(maxsize=256)
+def _design(rule: Rule, start: int, limit: int | None) -> tuple[int, ...]:
+    bound = limit if limit is not None else (rule.looks[-1] if rule.version >= 2 else 5000)
+    return tuple(itertools.takewhile(lambda n: n <= bound, rule.looks_from(start)))
+
+
+CURRENT = Rule()
+
+
+def with_overrides(rule: Rule, pairs: Sequence[str]) -> Rule:
+    """`--rule KEY=VALUE …`: the rule with those fields changed (values in JSON, or plain words);
+    `--rule today`: today's rule, for the session's own looks (sequential or once) and warmup handling."""
+    if not pairs:
+        return rule
+    fields = {f.name: f for f in dataclasses.fields(Rule)}
+    changes: dict[str, Any] = {}
+    for pair in pairs:
+        if pair.strip() == "today":
+            rule = CURRENT.replace(sequential=rule.sequential, settle=rule.settle,
+                                   intersection_union=rule.intersection_union)
+            continue
+        key, sep, text = pair.partition("=")
+        key = key.strip()
+        if not sep or key not in fields:
+            raise UsageError(f"--rule {pair!r}: expected today, or KEY=VALUE with KEY one of {', '.join(sorted(fields))}",
+                             "for example: --rule today, or --rule value=median --rule floor=0")
+        try:
+            parsed: Any = json.loads(text)
+        except json.JSONDecodeError:
+            parsed = text
+        changes[key] = parsed
+    try:
+        return Rule.from_dict({**rule.to_dict(), **changes})
+    except (TypeError, ValueError) as error:
+        raise UsageError(f"--rule: {error}", "docs/method.md, \"The rule\", lists every field and its range") from None
