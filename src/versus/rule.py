@@ -22,6 +22,9 @@ from typing import Any
 from .errors import UsageError
 
 VALUES = ("median", "min")
+# A field added to Rule after rules were stored: the value that keeps a stored rule without it judging as
+# it did (docs/extending.md, "Adding a statistic"). Every field of version 2 was there from the start.
+ABSENT: dict[str, Any] = {}
 SPENDINGS = ("uniform", "harmonic")
 # The looks of the legacy rule: after the last one, each look 1.25 times the one before, without end.
 _LEGACY_LOOKS = (3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500)
@@ -89,12 +92,13 @@ class Rule:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rule:
-        """A stored rule; fields it lacks take today's defaults, unknown ones are an error."""
+        """A stored rule; a field it lacks (one added after it was stored) takes the value that does what
+        the rule did before the field existed (`ABSENT`), or else its default; unknown fields are an error."""
         fields = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - fields)
         if unknown:
             raise ValueError(f"unknown rule field(s): {', '.join(unknown)}")
-        values = dict(data)
+        values = {**{k: v for k, v in ABSENT.items() if k not in data}, **data}
         try:
             if "trims" in values:
                 values["trims"] = tuple((_number(a, int), _number(b, float)) for a, b in values["trims"])
