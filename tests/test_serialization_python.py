@@ -17,8 +17,8 @@ EXPERIMENT = ROOT / "experiments" / "serialization"
 PROGRAM = EXPERIMENT / "python" / "serbench.py"
 DEPS = ROOT / "scripts" / "serialization-python-deps.sh"
 CPYTHON_CASES = {"protobuf", "thrift_binary", "thrift_compact", "pickle", "json", "orjson", "msgspec_json",
-                 "msgspec_msgpack", "msgpack", "cbor2", "fastavro", "pyfory", "flatbuffers"}
-PYPY_CASES = CPYTHON_CASES - {"orjson", "msgspec_json", "msgspec_msgpack", "pyfory"}
+                 "msgspec_msgpack", "msgpack", "cbor2", "fastavro", "pyfory", "flatbuffers", "pycapnp", "ujson", "pydantic"}
+PYPY_CASES = CPYTHON_CASES - {"orjson", "msgspec_json", "msgspec_msgpack", "pyfory", "pycapnp", "ujson", "pydantic"}
 _installed: dict[str, str] = {}
 
 
@@ -92,6 +92,45 @@ except serbench.RoundTripError as error:
                           text=True, timeout=60, env=program_env())
     assert "caught: protobuf does not round-trip large: deserialize: value.media.copyright" in done.stdout, \
         done.stdout + done.stderr
+
+
+PLANTED = """
+import sys
+sys.path[:0] = [sys.argv[1]]
+import serbench, serializers, model
+s = serializers.load("json")
+decode = s.deserialize
+def lossy(data):
+    c = decode(data)
+    if sys.argv[2] == "defaults":
+        c.media.title = "" if c.media.title is None else c.media.title
+    elif not c.media.persons:
+        c.media.persons = None
+    return c
+s.deserialize = lossy
+for name in ("standard", "2008", "unicode", "large", "sparse", "empty"):
+    try:
+        serbench.prepare(s, serbench.load_value(name))
+        print("passed:", name)
+    except serbench.RoundTripError as error:
+        print("caught:", error)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("fault", "caught"), [
+    ("defaults", "caught: json does not round-trip sparse: deserialize: value.media.title: got '' (str), expected None (NoneType)"),
+    ("empty-list", "caught: json does not round-trip sparse: deserialize: value.media.persons: got None (NoneType), expected [] (list)"),
+])
+def test_a_serializer_that_fills_defaults_or_drops_an_empty_list_fails(fault: str, caught: str) -> None:
+    """A reader that fills in an unset title, or turns an empty list into None, passes the four timed values
+    and is caught by the harder sparse value (and the empty one)."""
+    done = subprocess.run([interpreter("cpython-3.11"), "-c", PLANTED, str(PROGRAM.parent), fault], capture_output=True,
+                          text=True, timeout=60, env=program_env())
+    lines = done.stdout.splitlines()
+    assert lines[:4] == [f"passed: {v}" for v in ("standard", "2008", "unicode", "large")], done.stdout + done.stderr
+    assert lines[4] == caught, done.stdout + done.stderr
+    assert lines[5].startswith("caught: json does not round-trip empty"), done.stdout
 
 
 @pytest.mark.slow
