@@ -5,6 +5,8 @@
     deserialize(bytes) -> object         the full object: dict-based codecs build the plain object
     touch(object) -> int                 read every field (with presence); returns model.digest(value)
     plain(object) -> plain form          for comparing with the value, outside the timed loops
+    read_two(bytes) -> (str, str)        only where the format reads lazily or in place (protobuf, FlatBuffers,
+                                         Cap'n Proto): media.uri and the first image's uri, nothing else decoded
 
 The timed loops call these functions directly, so each operation costs every serializer the same one
 Python call on top of its own work. Objects: protobuf and Thrift carry their generated classes, msgspec
@@ -23,7 +25,7 @@ import pylibs
 
 
 class Serializer(object):
-    def __init__(self, name, requires, about, create, serialize, deserialize, touch, plain):
+    def __init__(self, name, requires, about, create, serialize, deserialize, touch, plain, read_two=None):
         self.name = name
         self.requires = requires  # distributions in requirements/*.txt
         self.about = about  # library, version and implementation, for the process log
@@ -32,6 +34,7 @@ class Serializer(object):
         self.deserialize = deserialize
         self.touch = touch
         self.plain = plain
+        self.read_two = read_two  # None: the format has no partial access
 
 
 def _version(distribution):
@@ -121,9 +124,13 @@ def _protobuf():
                 "images": [{"uri": i.uri, "title": opt(i, "title"), "width": opt(i, "width"),
                             "height": opt(i, "height"), "size": opt(i, "size", size_name)} for i in c.image]}
 
+    def read_two(data):
+        c = MC.FromString(data)
+        return c.media.uri, c.image[0].uri
+
     about = "protobuf %s (%s implementation), proto2 classes from schema/media.proto" % (
         _version("protobuf"), api_implementation.Type())
-    return about, create, serialize, deserialize, touch, plain
+    return about, create, serialize, deserialize, touch, plain, read_two
 
 
 # ---------------------------------------------------------------------------------------------- Thrift
@@ -485,9 +492,13 @@ def _flatbuffers():
                       m.Size(), m.Bitrate(), persons, None if player is None else players[player], text(m.Copyright()))
         return MediaContent(media, images)
 
+    def read_two(data):
+        root = root_as(data, 0)
+        return root.Media().Uri().decode("utf-8"), root.Image(0).Uri().decode("utf-8")
+
     about = "flatbuffers %s (Python runtime), modules flatc generated from schema/media.fbs, copied out into the plain object" % (
         _version("flatbuffers"))
-    return about, model.create, serialize, deserialize, model.touch, model.plain
+    return about, model.create, serialize, deserialize, model.touch, model.plain, read_two
 
 
 def _pycapnp():
@@ -559,9 +570,13 @@ def _pycapnp():
                           m.copyright if m._has("copyright") else None)
             return MediaContent(media, images)
 
+    def read_two(data):
+        with MC.from_bytes(data) as message:
+            return message.media.uri, message.image[0].uri
+
     about = "pycapnp %s (Cap'n Proto C++), schema/media.capnp, unpacked; copied out into the plain object" % (
         _version("pycapnp"))
-    return about, model.create, serialize, deserialize, model.touch, model.plain
+    return about, model.create, serialize, deserialize, model.touch, model.plain, read_two
 
 
 # ---------------------------------------------------------------------------------------------- msgspec
