@@ -119,5 +119,5 @@ def test_undecodable_bytes_are_exit_2_without_a_traceback(tmp_path: Path) -> Non
         done = python(exe, "decode", fmt, data, str(junk))
         assert done.returncode == 2 and "Traceback" not in done.stderr and done.stderr.startswith("crosslang"), \
             (fmt, done.stderr)
-    usage = python(exe, "decode", "avro", data, str(junk))
+    usage = python(exe, "decode", "yaml", data, str(junk))
     assert usage.returncode == 2 and "usage:" in usage.stderr

@@ -119,8 +119,10 @@ for name in ("standard", "2008", "unicode", "large", "sparse", "empty"):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("fault", "caught"), [
-    ("defaults", "caught: json does not round-trip sparse: deserialize: value.media.title: got '' (str), expected None (NoneType)"),
-    ("empty-list", "caught: json does not round-trip sparse: deserialize: value.media.persons: got None (NoneType), expected [] (list)"),
+    ("defaults", "caught: json does not round-trip sparse: deserialize: "
+                 "value.media.title: got '' (str), expected None (NoneType)"),
+    ("empty-list", "caught: json does not round-trip sparse: deserialize: "
+                   "value.media.persons: got None (NoneType), expected [] (list)"),
 ])
 def test_a_serializer_that_fills_defaults_or_drops_an_empty_list_fails(fault: str, caught: str) -> None:
     """A reader that fills in an unset title, or turns an empty list into None, passes the four timed values
