@@ -2,7 +2,7 @@
 # Debian packages that versus's experiments use. Missing ones are installed when we are root;
 # otherwise we print the command and go on: the run says which runtimes it had to leave out.
 set -u
-wanted=(pypy3 ruby maven hyperfine wrk apache2-utils python3-dev clang thrift-compiler fonts-dejavu-core)
+wanted=(pypy3 ruby maven hyperfine wrk apache2-utils python3-dev clang thrift-compiler flatbuffers-compiler fonts-dejavu-core)
 wanted+=(chromium)  # headless, for tests/test_html.py: the HTML report checked in a real browser
 missing=()
 for package in "${wanted[@]}"; do

@@ -1,8 +1,10 @@
 """The serialization experiment's JVM side, tiny: every serializer of both Maven projects (2008's artifacts
-in jmh-2008, today's in jmh) round-trips every value (Verify), a few JMH cases run through the harness with
-their checks and size metrics, a serializer that loses a field fails its process run, and the
-CrossLanguage CLI answers as SHARED.md says. The cross-language round trips with Python are in
-test_serialization_crosslang.py."""
+in jmh-2008, today's in jmh) round-trips every value (Verify), including the harder sparse and empty ones
+that catch a serializer filling in defaults or dropping an empty list (planted ones show it), the serialize
+arms get never-serialized objects (Freshness: protobuf's memoized size is not reused), a few JMH cases run
+through the harness with their checks and size metrics, a serializer that loses a field fails its process
+run, 2008's odd sizes are reproduced (Faults2008), and the CrossLanguage CLI answers as SHARED.md says. The
+cross-language round trips with Python are in test_serialization_crosslang.py."""
 from __future__ import annotations
 
 import json
@@ -17,10 +19,11 @@ from versus.cli import main
 
 EXPERIMENT = Path(__file__).resolve().parents[1] / "experiments" / "serialization"
 PROJECTS = {"now": EXPERIMENT / "jmh", "2008": EXPERIMENT / "jmh-2008"}
-VALUES = ["standard", "2008", "unicode", "large"]
+VALUES = ["standard", "2008", "unicode", "large", "sparse", "empty"]
 NOW = ["Protobuf", "ProtobufCodeSize", "ThriftBinary", "ThriftCompact", "Java", "JavaExternalizable", "Scala", "StaxJdk",
-       "StaxWoodstox", "StaxAalto", "JacksonJson", "JacksonSmile", "JacksonCbor", "JacksonMsgpack", "Kryo", "Fory", "Avro",
-       "FlatBuffers"]
+       "StaxWoodstox", "StaxAalto", "JacksonJson", "JacksonSmile", "JacksonCbor", "JacksonMsgpack", "JacksonBlackbird",
+       "JacksonAfterburner", "Gson", "Fastjson2", "DslJson", "MsgpackCore", "Protostuff", "Kryo", "KryoUnregistered",
+       "ForyCompatible", "ForySchemaConsistent", "Avro", "FlatBuffers"]
 THEN = ["Protobuf", "ProtobufCodeSize", "ThriftBinary", "ThriftCompact"]
 
 pytestmark = [pytest.mark.slow,
@@ -49,7 +52,7 @@ def jars() -> dict[str, Path]:
 def verify(jar_path: Path) -> dict[str, list[tuple[int, int]]]:
     """Verify's table: serializer → [(size, deflated size)] per value, after asserting it passed."""
     done = subprocess.run(["java", "-cp", str(jar_path), "serialization.bench.Verify"], cwd=EXPERIMENT,
-                          capture_output=True, text=True, timeout=180)
+                          capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "FAILED" not in done.stdout
     table: dict[str, list[tuple[int, int]]] = {}
@@ -73,6 +76,46 @@ def test_every_serializer_round_trips_every_value(jars: dict[str, Path]) -> None
     # more fields (the second image's width and height, -1: 14 bytes in the binary protocol), ours does not.
     assert then["Protobuf"][two_thousand_eight][0] == 217
     assert then["ThriftBinary"][two_thousand_eight][0] == 314 - 14
+    # Schema-consistent Fory leaves its classes' field metadata out of every message; the default carries it.
+    assert now["ForySchemaConsistent"][0][0] < now["ForyCompatible"][0][0]
+
+
+@pytest.mark.parametrize(("planted", "first_failure"), [
+    ("FillsDefaults", r"^sparse: media\.title: expected null, got \"\"$"),
+    ("DropsEmptyLists", r"^sparse: media\.persons: expected \[\], got null$"),
+])
+def test_a_serializer_that_fills_defaults_or_drops_an_empty_list_fails(jars: dict[str, Path], planted: str,
+                                                                        first_failure: str) -> None:
+    """Both planted serializers pass the four timed values (the first failure is a harder value's) and fail
+    the check: the sparse and empty values are what catch them."""
+    done = subprocess.run(["java", "-cp", str(jars["now"]), "serialization.bench.Verify", f"serialization.now.{planted}"],
+                          cwd=EXPERIMENT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stdout + done.stderr
+    failure = [line for line in done.stdout.splitlines() if "FAILED:" in line]
+    assert len(failure) == 1, done.stdout
+    assert re.match(first_failure, failure[0].split("FAILED: ", 1)[1]), failure[0]
+
+
+@pytest.mark.parametrize("project", ["now", "2008"])
+def test_the_serialize_arms_get_never_serialized_objects(jars: dict[str, Path], project: str) -> None:
+    """Every serialize and roundtrip invocation gets a batch of objects built for it; a protobuf message that
+    was serialized once carries a memoized size (the check sees it), and none of the batch's does."""
+    done = subprocess.run(["java", "-cp", str(jars[project]), "serialization.bench.Freshness"], cwd=EXPERIMENT,
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = dict(line.split(None, 1) for line in done.stdout.splitlines() if not line.startswith("freshness:"))
+    assert set(lines) == set(NOW if project == "now" else THEN)
+    assert all(state == "fresh" for state in lines.values()), lines
+
+
+def test_2008_sizes_are_reproduced_with_2008_settings(jars: dict[str, Path]) -> None:
+    """Java serialization's 917 bytes (2008's classes and its shared string literals) and StAX's 480 (0 written
+    for unset numbers, ISO-8859-1 declared) come back exactly; today's settings give 1108 and 405."""
+    done = subprocess.run(["java", "-cp", str(jars["now"]), "serialization.faults.Faults2008"], cwd=EXPERIMENT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = [[int(n) for n in re.findall(r"(\d+) bytes", line)] for line in done.stdout.splitlines()]
+    assert [300, 314] in rows and [1108, 943] in rows and [943, 917] in rows and [405, 480] in rows, done.stdout
 
 
 def run_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:
@@ -87,7 +130,7 @@ def test_jmh_cases_check_and_report_sizes(jars: dict[str, Path], db: Path, capsy
     monkeypatch.setenv("JAVA_TOOL_OPTIONS", "-Djmh.ignoreLock=true")
     # JDK 17: a 2008 artifact and Java serialization; JDK 25: FlatBuffers' lazy read and Fory (whose jar needs
     # the shaded jar to stay Multi-Release on JDK 25).
-    cases = ["protobuf2008_roundtrip", "java_externalizable_serialize", "flatbuffers_read_two", "fory_serialize"]
+    cases = ["protobuf2008_roundtrip", "java_externalizable_serialize", "flatbuffers_read_two", "fory_compatible_serialize"]
     code, doc = run_json(["run", "serialization", "--cases", ",".join(cases), "--runtimes", "java@17,java@25",
                           "--processes", "1", "--warmup", "0", "--samples", "1", "--param", "iteration_ms=10",
                           "--param", "value=unicode", "--db", str(db)], capsys)
@@ -101,7 +144,7 @@ def test_jmh_cases_check_and_report_sizes(jars: dict[str, Path], db: Path, capsy
     assert round(arms["protobuf2008_roundtrip"]["metrics"]["size"]["value"]) == sizes["Protobuf"][unicode][0]
     assert round(arms["protobuf2008_roundtrip"]["metrics"]["deflate_size"]["value"]) == sizes["Protobuf"][unicode][1]
     assert round(arms["java_externalizable_serialize"]["metrics"]["size"]["value"]) == sizes["JavaExternalizable"][unicode][0]
-    assert round(arms["fory_serialize"]["metrics"]["size"]["value"]) == sizes["Fory"][unicode][0]
+    assert round(arms["fory_compatible_serialize"]["metrics"]["size"]["value"]) == sizes["ForyCompatible"][unicode][0]
     assert "size" not in arms["flatbuffers_read_two"]["metrics"]
 
 

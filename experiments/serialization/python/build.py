@@ -6,8 +6,9 @@
 For each interpreter, into ${VERSUS_CACHE:-~/.cache/versus}/pylibs/serialization/<impl>-<X.Y.Z>/ (pylibs.py):
 the pinned packages of requirements/<impl>.txt, installed by that interpreter itself with a pinned pip
 (pip --target; the harness runs pyenv's and Debian's interpreters, not the .venv), and gen/ with the code
-that protoc (grpcio-tools from PyPI, pinned per protobuf major: requirements/protoc-*.txt) and Debian's
-thrift-compiler 0.17.0 generate from experiments/serialization/schema/. Then the interpreter round-trips
+that protoc (grpcio-tools from PyPI, pinned per protobuf major: requirements/protoc-*.txt), Debian's
+thrift-compiler 0.17.0 and Debian's flatbuffers-compiler (flatc 2.0.8) generate from
+experiments/serialization/schema/. Then the interpreter round-trips
 every value through every serializer (serbench.py --check); only then is the folder stamped as usable.
 
 Idempotent: a folder whose stamp matches the inputs' digest is left alone. A failure for one interpreter
@@ -29,6 +30,7 @@ import pylibs  # noqa: E402
 
 PIP_VERSION = "25.2"  # the newest pip that still runs on Python 3.9 (PyPy); pip 26 needs 3.10
 THRIFT_VERSION = "0.17.0"  # Debian 12's thrift-compiler
+FLATC_VERSION = "2.0.8"  # Debian 12's flatbuffers-compiler
 DEFAULT_RUNTIMES = (("cpython", "3.11"), ("cpython", "3.13"), ("pypy", "3.9"))
 PROTOC_FOR = {"cpython": "protoc-7", "pypy": "protoc-6"}
 
@@ -101,6 +103,18 @@ def thrift_compiler() -> str:
         raise BuildError(f"{thrift} is {version!r}; the generated code is pinned to Thrift {THRIFT_VERSION} "
                          "(Debian 12's thrift-compiler)")
     return thrift
+
+
+def flatc() -> str:
+    found = shutil.which("flatc")
+    if not found:
+        raise BuildError("no flatc: install Debian's flatbuffers-compiler (apt-get install -y flatbuffers-compiler; "
+                         "`make system-packages` does it as root)")
+    version = run([found, "--version"]).strip()
+    if version != f"flatc version {FLATC_VERSION}":
+        raise BuildError(f"{found} is {version!r}; the generated code is pinned to flatc {FLATC_VERSION} "
+                         "(Debian 12's flatbuffers-compiler)")
+    return found
 
 
 def interpreter(python: str) -> tuple[str, str, str]:
@@ -185,6 +199,7 @@ def build(python: str) -> str:
     gen.mkdir()
     run_protoc(protoc(PROTOC_FOR[impl]), gen)
     run([thrift_compiler(), "--gen", "py", "-out", str(gen), os.path.join(pylibs.SCHEMA, "media.thrift")])
+    run([flatc(), "--python", "-o", str(gen), os.path.join(pylibs.SCHEMA, "media.fbs")])
     (temporary / ".stamp").write_text(f"{digest} {executable}\n")
     if folder.exists():
         shutil.rmtree(folder)

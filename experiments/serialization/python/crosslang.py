@@ -4,7 +4,7 @@
     python crosslang.py decode FORMAT VALUE_JSON IN_FILE
 
 The same command line as the JVM's serialization.CrossLanguage: FORMAT is protobuf, thrift-binary,
-thrift-compact, msgpack or cbor; VALUE_JSON a value file (experiments/serialization/data/media-*.json).
+thrift-compact, msgpack, cbor, avro or flatbuffers; VALUE_JSON a value file (experiments/serialization/data/media-*.json).
 encode writes the serializer's bytes of that value. decode exits 0 if the file's bytes decode to a value
 equal to VALUE_JSON's (types and unset fields included), 1 with the first differing field on stderr
 otherwise, 2 on a usage error, a missing install or undecodable bytes. Python 3.9 syntax.
@@ -17,7 +17,7 @@ USAGE = "usage: crosslang.py encode|decode FORMAT VALUE_JSON FILE   (FORMAT: %s)
 
 
 def main(argv):
-    formats = ("protobuf", "thrift-binary", "thrift-compact", "msgpack", "cbor")
+    formats = ("protobuf", "thrift-binary", "thrift-compact", "msgpack", "cbor", "avro", "flatbuffers")
     if len(argv) != 4 or argv[0] not in ("encode", "decode") or argv[1] not in formats:
         sys.stderr.write(USAGE % ", ".join(formats) + "\n")
         return 2

@@ -199,13 +199,20 @@ def to_dict(c):
 def plain(c):
     """to_dict with its own lists, for comparing."""
     out = to_dict(c)
-    out["media"]["persons"] = list(out["media"]["persons"])
+    persons = out["media"]["persons"]
+    out["media"]["persons"] = None if persons is None else list(persons)  # None stays None: the check names it
     return out
 
 
 def touch(c):
     """Read every field of a plain object (or of any object with the same attribute names and enums with .value)."""
     m = c.media
+    return touch_parts(m, m.persons, c.images)
+
+
+def touch_parts(m, persons, images):
+    """touch() for objects whose lists have other names (Thrift's person and image): the media, its persons and
+    the images, each read field by field; None for a list is an empty one (Thrift leaves an empty list unset)."""
     n = len(m.uri)
     s = m.title
     if s is not None:
@@ -217,14 +224,14 @@ def touch(c):
     if s is not None:
         n += 7 + len(s)
     n += 7
-    for p in m.persons:
+    for p in persons or ():
         n += len(p)
     if m.player is not None:
         n += 7
     s = m.copyright
     if s is not None:
         n += 7 + len(s)
-    for i in c.images:
+    for i in images or ():
         n += 7 + len(i.uri)
         s = i.title
         if s is not None:

@@ -25,7 +25,7 @@ IMPLS = {
     "cpython": ("cpython.txt", "protoc-7.txt"),
     "pypy": ("pypy.txt", "protoc-6.txt"),
 }
-SCHEMA_FILES = ("media.proto", "media.thrift")
+SCHEMA_FILES = ("media.proto", "media.thrift", "media.fbs", "media.capnp")
 
 
 class SetupError(Exception):

@@ -5,6 +5,8 @@
     deserialize(bytes) -> object         the full object: dict-based codecs build the plain object
     touch(object) -> int                 read every field (with presence); returns model.digest(value)
     plain(object) -> plain form          for comparing with the value, outside the timed loops
+    read_two(bytes) -> (str, str)        only where the format reads lazily or in place (protobuf, FlatBuffers,
+                                         Cap'n Proto): media.uri and the first image's uri, nothing else decoded
 
 The timed loops call these functions directly, so each operation costs every serializer the same one
 Python call on top of its own work. Objects: protobuf and Thrift carry their generated classes, msgspec
@@ -23,7 +25,7 @@ import pylibs
 
 
 class Serializer(object):
-    def __init__(self, name, requires, about, create, serialize, deserialize, touch, plain):
+    def __init__(self, name, requires, about, create, serialize, deserialize, touch, plain, read_two=None):
         self.name = name
         self.requires = requires  # distributions in requirements/*.txt
         self.about = about  # library, version and implementation, for the process log
@@ -32,6 +34,7 @@ class Serializer(object):
         self.deserialize = deserialize
         self.touch = touch
         self.plain = plain
+        self.read_two = read_two  # None: the format has no partial access
 
 
 def _version(distribution):
@@ -121,9 +124,13 @@ def _protobuf():
                 "images": [{"uri": i.uri, "title": opt(i, "title"), "width": opt(i, "width"),
                             "height": opt(i, "height"), "size": opt(i, "size", size_name)} for i in c.image]}
 
+    def read_two(data):
+        c = MC.FromString(data)
+        return c.media.uri, c.image[0].uri
+
     about = "protobuf %s (%s implementation), proto2 classes from schema/media.proto" % (
         _version("protobuf"), api_implementation.Type())
-    return about, create, serialize, deserialize, touch, plain
+    return about, create, serialize, deserialize, touch, plain, read_two
 
 
 # ---------------------------------------------------------------------------------------------- Thrift
@@ -149,6 +156,7 @@ def _thrift(protocol):
         factory = (TCompactProtocol.TCompactProtocolAcceleratedFactory(fallback=False) if accelerated
                    else TCompactProtocol.TCompactProtocolFactory())
     get_protocol = factory.getProtocol
+    touch_parts = model.touch_parts
     MC, Media, Image = tt.MediaContent, tt.Media, tt.Image
     players = {"JAVA": tt.Player.JAVA, "FLASH": tt.Player.FLASH, None: None}
     sizes = {"SMALL": tt.Size.SMALL, "LARGE": tt.Size.LARGE, None: None}
@@ -157,9 +165,11 @@ def _thrift(protocol):
 
     def create(v):
         m = v["media"]
-        return MC(image=[Image(i["uri"], i["title"], i["width"], i["height"], sizes[i["size"]]) for i in v["images"]],
+        # An empty list stays unset, as the JVM's generated classes leave it (addTo* never called): same bytes.
+        return MC(image=[Image(i["uri"], i["title"], i["width"], i["height"], sizes[i["size"]])
+                         for i in v["images"]] or None,
                   media=Media(m["uri"], m["title"], m["width"], m["height"], m["format"], m["duration"], m["size"],
-                              m["bitrate"], list(m["persons"]), players[m["player"]], m["copyright"]))
+                              m["bitrate"], list(m["persons"]) or None, players[m["player"]], m["copyright"]))
 
     def serialize(c):
         buffer = TMemoryBuffer()
@@ -173,44 +183,13 @@ def _thrift(protocol):
 
     def touch(c):
         m = c.media
-        n = 7 + len(m.uri)
-        s = m.title
-        if s is not None:
-            n += 7 + len(s)
-        for x in (m.width, m.height, m.duration, m.size, m.bitrate):
-            if x is not None:
-                n += 7 + x
-        s = m.format
-        if s is not None:
-            n += 7 + len(s)
-        n += 7
-        for p in m.person:
-            n += len(p)
-        if m.player is not None:
-            n += 7
-        s = m.copyright
-        if s is not None:
-            n += 7 + len(s)
-        for i in c.image:
-            n += 7 + len(i.uri)
-            s = i.title
-            if s is not None:
-                n += 7 + len(s)
-            x = i.width
-            if x is not None:
-                n += 7 + x
-            x = i.height
-            if x is not None:
-                n += 7 + x
-            if i.size is not None:
-                n += 7
-        return n
+        return touch_parts(m, m.person, c.image)
 
     def plain(c):
         m = c.media
         return {"media": {"uri": m.uri, "title": m.title, "width": m.width, "height": m.height, "format": m.format,
                           "duration": m.duration, "size": m.size, "bitrate": m.bitrate,
-                          "persons": list(m.person) if m.person is not None else None,
+                          "persons": list(m.person or ()),
                           "player": None if m.player is None else player_names.get(m.player, m.player),
                           "copyright": m.copyright},
                 "images": [{"uri": i.uri, "title": i.title, "width": i.width, "height": i.height,
@@ -358,30 +337,92 @@ def _pyfory():
     return about, model.create, fory.serialize, fory.deserialize, model.touch, model.plain
 
 
+def _ujson():
+    import ujson
+
+    to_dict, create, loads = model.to_dict, model.create, ujson.loads
+    dumps = ujson.dumps
+
+    def serialize(c):
+        # ensure_ascii off: UTF-8 as the other JSON codecs write it (ujson escapes non-ASCII by default).
+        return dumps(to_dict(c), ensure_ascii=False, escape_forward_slashes=False).encode("utf-8")
+
+    def deserialize(data):
+        return create(loads(data))
+
+    about = "ujson %s, compact UTF-8, through dicts" % _version("ujson")
+    return about, model.create, serialize, deserialize, model.touch, model.plain
+
+
+def _pydantic():
+    from typing import List as TList
+
+    import pydantic
+
+    class PImage(pydantic.BaseModel):
+        uri: str
+        title: Optional[str]
+        width: Optional[int]
+        height: Optional[int]
+        size: Optional[model.Size]
+
+    class PMedia(pydantic.BaseModel):
+        uri: str
+        title: Optional[str]
+        width: Optional[int]
+        height: Optional[int]
+        format: Optional[str]
+        duration: Optional[int]
+        size: Optional[int]
+        bitrate: Optional[int]
+        persons: TList[str]
+        player: Optional[model.Player]
+        copyright: Optional[str]
+
+    class PMediaContent(pydantic.BaseModel):
+        media: PMedia
+        images: TList[PImage]
+
+    players = {"JAVA": model.Player.JAVA, "FLASH": model.Player.FLASH, None: None}
+    sizes = {"SMALL": model.Size.SMALL, "LARGE": model.Size.LARGE, None: None}
+
+    def create(v):
+        m = v["media"]
+        return PMediaContent(
+            media=PMedia(uri=m["uri"], title=m["title"], width=m["width"], height=m["height"], format=m["format"],
+                         duration=m["duration"], size=m["size"], bitrate=m["bitrate"], persons=list(m["persons"]),
+                         player=players[m["player"]], copyright=m["copyright"]),
+            images=[PImage(uri=i["uri"], title=i["title"], width=i["width"], height=i["height"], size=sizes[i["size"]])
+                    for i in v["images"]])
+
+    def serialize(c):
+        return c.model_dump_json().encode("utf-8")
+
+    validate = PMediaContent.model_validate_json
+
+    about = "pydantic %s (pydantic-core %s), model_dump_json / model_validate_json, validated models" % (
+        _version("pydantic"), _version("pydantic-core"))
+    # The models have the plain object's attribute names and enums, so model.touch and model.plain read them.
+    return about, create, serialize, validate, model.touch, model.plain
+
+
 # ---------------------------------------------------------------------------------------------- FlatBuffers
 
 def _flatbuffers():
-    """schema/media.fbs written and read by hand with the flatbuffers runtime's Builder and Table, as the
-    JVM side does (flatc is not pinned here): vtable slot n is the schema's n-th field; optional scalars
-    (`= null`) are absent when unset. serialize builds the buffer from the plain object; deserialize copies
-    every field out into a plain object (the JVM side's "full object"; FlatBuffers' own strength, reading
-    a few fields in place, is not what this case measures)."""
+    """The modules Debian's flatc generates from schema/media.fbs (build.py writes them into gen/, as the
+    JVM's build does its Java): optional scalars (`= null`) are absent when unset. serialize builds the
+    buffer from the plain object; deserialize copies every field out into a plain object (the JVM side's
+    "full object"; FlatBuffers' own strength, reading a few fields in place, is not what this case measures)."""
     import flatbuffers
-    from flatbuffers import encode, packer
-    from flatbuffers import number_types as N
-    from flatbuffers.table import Table
+    from serialization.flatbuffers import Image as FImage
+    from serialization.flatbuffers import Media as FMedia
+    from serialization.flatbuffers import MediaContent as FMediaContent
 
     size_codes = {model.Size.SMALL: 0, model.Size.LARGE: 1, None: None}
     player_codes = {model.Player.JAVA: 0, model.Player.FLASH: 1, None: None}
     sizes, players = (model.Size.SMALL, model.Size.LARGE), (model.Player.JAVA, model.Player.FLASH)
     Builder, Image, Media, MediaContent = flatbuffers.Builder, model.Image, model.Media, model.MediaContent
-    Int32, Int64, Int8, UOffset = N.Int32Flags, N.Int64Flags, N.Int8Flags, packer.uoffset
-
-    def string_vector(b, offsets):
-        b.StartVector(4, len(offsets), 4)
-        for offset in reversed(offsets):
-            b.PrependUOffsetTRelative(offset)
-        return b.EndVector()
+    root_as = FMediaContent.MediaContent.GetRootAs
 
     def serialize(c):
         b = Builder(512)
@@ -389,81 +430,153 @@ def _flatbuffers():
         for i in c.images:
             uri = b.CreateString(i.uri)
             title = None if i.title is None else b.CreateString(i.title)
-            b.StartObject(5)
-            b.PrependUOffsetTRelativeSlot(0, uri, 0)
+            FImage.Start(b)
+            FImage.AddUri(b, uri)
             if title is not None:
-                b.PrependUOffsetTRelativeSlot(1, title, 0)
-            b.PrependInt32Slot(2, i.width, None)
-            b.PrependInt32Slot(3, i.height, None)
-            b.PrependInt8Slot(4, size_codes[i.size], None)
-            images.append(b.EndObject())
-        image_vector = string_vector(b, images)
+                FImage.AddTitle(b, title)
+            FImage.AddWidth(b, i.width)
+            FImage.AddHeight(b, i.height)
+            FImage.AddSize(b, size_codes[i.size])
+            images.append(FImage.End(b))
+        FMediaContent.StartImageVector(b, len(images))
+        for offset in reversed(images):
+            b.PrependUOffsetTRelative(offset)
+        image_vector = b.EndVector()
         m = c.media
         uri = b.CreateString(m.uri)
         title = None if m.title is None else b.CreateString(m.title)
         fmt = None if m.format is None else b.CreateString(m.format)
-        persons = string_vector(b, [b.CreateString(p) for p in m.persons])
+        persons = [b.CreateString(p) for p in m.persons]
+        FMedia.StartPersonVector(b, len(persons))
+        for offset in reversed(persons):
+            b.PrependUOffsetTRelative(offset)
+        person_vector = b.EndVector()
         copyright = None if m.copyright is None else b.CreateString(m.copyright)
-        b.StartObject(11)
-        b.PrependUOffsetTRelativeSlot(0, uri, 0)
+        FMedia.Start(b)
+        FMedia.AddUri(b, uri)
         if title is not None:
-            b.PrependUOffsetTRelativeSlot(1, title, 0)
-        b.PrependInt32Slot(2, m.width, None)
-        b.PrependInt32Slot(3, m.height, None)
+            FMedia.AddTitle(b, title)
+        FMedia.AddWidth(b, m.width)
+        FMedia.AddHeight(b, m.height)
         if fmt is not None:
-            b.PrependUOffsetTRelativeSlot(4, fmt, 0)
-        b.PrependInt64Slot(5, m.duration, None)
-        b.PrependInt64Slot(6, m.size, None)
-        b.PrependInt32Slot(7, m.bitrate, None)
-        b.PrependUOffsetTRelativeSlot(8, persons, 0)
-        b.PrependInt8Slot(9, player_codes[m.player], None)
+            FMedia.AddFormat(b, fmt)
+        FMedia.AddDuration(b, m.duration)
+        FMedia.AddSize(b, m.size)
+        FMedia.AddBitrate(b, m.bitrate)
+        FMedia.AddPerson(b, person_vector)
+        FMedia.AddPlayer(b, player_codes[m.player])
         if copyright is not None:
-            b.PrependUOffsetTRelativeSlot(10, copyright, 0)
-        media = b.EndObject()
-        b.StartObject(2)
-        b.PrependUOffsetTRelativeSlot(0, image_vector, 0)
-        b.PrependUOffsetTRelativeSlot(1, media, 0)
-        b.Finish(b.EndObject())
+            FMedia.AddCopyright(b, copyright)
+        media = FMedia.End(b)
+        FMediaContent.Start(b)
+        FMediaContent.AddImage(b, image_vector)
+        FMediaContent.AddMedia(b, media)
+        b.Finish(FMediaContent.End(b))
         return bytes(b.Output())
 
-    def text(t, slot):
-        o = t.Offset(4 + 2 * slot)
-        return t.String(o + t.Pos).decode("utf-8") if o else None
-
-    def scalar(t, slot, flags):
-        o = t.Offset(4 + 2 * slot)
-        return t.Get(flags, o + t.Pos) if o else None
-
-    def child(t, slot):
-        o = t.Offset(4 + 2 * slot)
-        return Table(t.Bytes, t.Indirect(o + t.Pos)) if o else None
-
-    def vector(t, slot):
-        """(start, length) of a vector field; (0, 0) when absent."""
-        o = t.Offset(4 + 2 * slot)
-        return (t.Vector(o), t.VectorLen(o)) if o else (0, 0)
+    def text(raw):
+        return None if raw is None else raw.decode("utf-8")
 
     def deserialize(data):
-        root = Table(data, encode.Get(UOffset, data, 0))
+        root = root_as(data, 0)
         images = []
-        start, length = vector(root, 0)
-        for k in range(length):
-            i = Table(data, root.Indirect(start + 4 * k))
-            size = scalar(i, 4, Int8)
-            images.append(Image(text(i, 0), text(i, 1), scalar(i, 2, Int32), scalar(i, 3, Int32),
+        for k in range(root.ImageLength()):
+            i = root.Image(k)
+            size = i.Size()
+            images.append(Image(text(i.Uri()), text(i.Title()), i.Width(), i.Height(),
                                 None if size is None else sizes[size]))
-        m = child(root, 1)
-        start, length = vector(m, 8)
-        persons = [m.String(start + 4 * k).decode("utf-8") for k in range(length)]
-        player = scalar(m, 9, Int8)
-        media = Media(text(m, 0), text(m, 1), scalar(m, 2, Int32), scalar(m, 3, Int32), text(m, 4),
-                      scalar(m, 5, Int64), scalar(m, 6, Int64), scalar(m, 7, Int32), persons,
-                      None if player is None else players[player], text(m, 10))
+        m = root.Media()
+        persons = [m.Person(k).decode("utf-8") for k in range(m.PersonLength())]
+        player = m.Player()
+        media = Media(text(m.Uri()), text(m.Title()), m.Width(), m.Height(), text(m.Format()), m.Duration(),
+                      m.Size(), m.Bitrate(), persons, None if player is None else players[player], text(m.Copyright()))
         return MediaContent(media, images)
 
-    about = "flatbuffers %s (Python runtime), schema/media.fbs by hand, copied out into the plain object" % (
+    def read_two(data):
+        root = root_as(data, 0)
+        return root.Media().Uri().decode("utf-8"), root.Image(0).Uri().decode("utf-8")
+
+    about = "flatbuffers %s (Python runtime), modules flatc generated from schema/media.fbs, copied out into the plain object" % (
         _version("flatbuffers"))
-    return about, model.create, serialize, deserialize, model.touch, model.plain
+    return about, model.create, serialize, deserialize, model.touch, model.plain, read_two
+
+
+def _pycapnp():
+    """Cap'n Proto through pycapnp, schema/media.capnp loaded at run time (pycapnp needs no generated code).
+    Presence: a Text field that is unset is a null pointer (""  is not); a number or enum that may be unset
+    is a union of `unset :Void` and its value. deserialize reads the message and copies every field out into
+    a plain object, as the FlatBuffers case does (and jvm-serializers did for both)."""
+    import capnp
+
+    schema = capnp.load(os.path.join(pylibs.SCHEMA, "media.capnp"))
+    MC = schema.MediaContent
+    Image, Media, MediaContent = model.Image, model.Media, model.MediaContent
+    sizes, players = (model.Size.SMALL, model.Size.LARGE), (model.Player.JAVA, model.Player.FLASH)
+    size_names = {model.Size.SMALL: "small", model.Size.LARGE: "large"}
+    player_names = {model.Player.JAVA: "java", model.Player.FLASH: "flash"}
+
+    def optional(group, value):
+        if value is None:
+            group.unset = None
+        else:
+            group.value = value
+
+    def serialize(c):
+        message = MC.new_message()
+        images = message.init("image", len(c.images))
+        for k, i in enumerate(c.images):
+            target = images[k]
+            target.uri = i.uri
+            if i.title is not None:
+                target.title = i.title
+            optional(target.width, i.width)
+            optional(target.height, i.height)
+            optional(target.size, None if i.size is None else size_names[i.size])
+        m = c.media
+        media = message.init("media")
+        media.uri = m.uri
+        if m.title is not None:
+            media.title = m.title
+        optional(media.width, m.width)
+        optional(media.height, m.height)
+        if m.format is not None:
+            media.format = m.format
+        optional(media.duration, m.duration)
+        optional(media.size, m.size)
+        optional(media.bitrate, m.bitrate)
+        persons = media.init("person", len(m.persons))
+        for k, p in enumerate(m.persons):
+            persons[k] = p
+        optional(media.player, None if m.player is None else player_names[m.player])
+        if m.copyright is not None:
+            media.copyright = m.copyright
+        return message.to_bytes()
+
+    def value(group):
+        return None if group.which() == "unset" else group.value
+
+    def deserialize(data):
+        with MC.from_bytes(data) as message:
+            images = []
+            for i in message.image:
+                size = value(i.size)
+                images.append(Image(i.uri, i.title if i._has("title") else None, value(i.width), value(i.height),
+                                    None if size is None else sizes[size.raw]))
+            m = message.media
+            player = value(m.player)
+            media = Media(m.uri, m.title if m._has("title") else None, value(m.width), value(m.height),
+                          m.format if m._has("format") else None, value(m.duration), value(m.size), value(m.bitrate),
+                          list(m.person), None if player is None else players[player.raw],
+                          m.copyright if m._has("copyright") else None)
+            return MediaContent(media, images)
+
+    def read_two(data):
+        with MC.from_bytes(data) as message:
+            return message.media.uri, message.image[0].uri
+
+    about = "pycapnp %s (Cap'n Proto C++), schema/media.capnp, unpacked; copied out into the plain object" % (
+        _version("pycapnp"))
+    return about, model.create, serialize, deserialize, model.touch, model.plain, read_two
 
 
 # ---------------------------------------------------------------------------------------------- msgspec
@@ -529,11 +642,14 @@ REGISTRY = [
     ("fastavro", ("fastavro",), _fastavro),
     ("pyfory", ("pyfory",), _pyfory),
     ("flatbuffers", ("flatbuffers",), _flatbuffers),
+    ("pycapnp", ("pycapnp",), _pycapnp),
+    ("ujson", ("ujson",), _ujson),
+    ("pydantic", ("pydantic", "pydantic-core"), _pydantic),
 ]
 
 # The JVM side's names for the formats both sides write (CrossLanguage FORMAT).
 CROSS_LANGUAGE = {"protobuf": "protobuf", "thrift-binary": "thrift_binary", "thrift-compact": "thrift_compact",
-                  "msgpack": "msgpack", "cbor": "cbor2"}
+                  "msgpack": "msgpack", "cbor": "cbor2", "avro": "fastavro", "flatbuffers": "flatbuffers"}
 
 
 def names(impl=None):

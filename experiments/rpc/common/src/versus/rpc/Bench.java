@@ -16,6 +16,14 @@ import versus.Helper;
  * How every client of this experiment is measured, whatever its transport (plain Java, shared by the 2008 and
  * today's Maven projects, which cannot share a class path otherwise).
  *
+ * <p>Before its first sample a process run warms up by count: {@code warmup_round_trips} round trips (20,000)
+ * on its connection, untimed, so that HotSpot has compiled each stack's hot path (C2 compiles a method
+ * after some 10,000 calls; a warmup by time gave a stack at 1 ms a round trip only ~800). A stack whose
+ * round trips are so slow that the count does not fit in {@code warmup_max_ms} (the 2008 socket on Linux's
+ * defaults, 89 ms each) stops there once it has settled: the medians of its last four blocks of round
+ * trips within 5% of each other. The run reports {@code warmup_round_trips} and {@code warmup_settled}
+ * (1 or 0) as metrics.
+ *
  * <p>A sample is a batch of round trips on one connection at concurrency 1, as many as fit in
  * VERSUS_MIN_SAMPLE_NS (the sample sizes itself and reports the count as its inner); each round trip is also
  * timed on its own so that the process run can report its latency percentiles. The check is the count of
@@ -72,6 +80,8 @@ public final class Bench {
         private long[] latencies = new long[1024];
         private int recorded;
         private long measuredSamples;
+        private long warmupTrips;
+        private boolean warmupSettled;
 
         Measured(Linker linker) {
             this.linker = linker;
@@ -81,6 +91,7 @@ public final class Bench {
         public Helper.Sample run(Helper.Context ctx) throws Exception {
             if (link == null) {
                 link = linker.open(port());
+                warmUp(ctx);
             }
             // The sample sizes itself: round trips until VERSUS_MIN_SAMPLE_NS have passed. A fixed count chosen by
             // a cold first process would leave later processes' warmup too short for the JIT.
@@ -113,9 +124,52 @@ public final class Bench {
                 ctx.metric("latency_p90_us", percentile(sorted, 0.90) / 1e3, "us");
                 ctx.metric("latency_p99_us", percentile(sorted, 0.99) / 1e3, "us");
                 ctx.metric("round_trips", recorded, "count");
+                ctx.metric("warmup_round_trips", warmupTrips, "count");
+                ctx.metric("warmup_settled", warmupSettled ? 1 : 0, "count");
                 throughput(ctx);
             }
             return new Helper.Sample(elapsed, trips, trips - matched);
+        }
+
+        /**
+         * Untimed round trips until warmup_round_trips are done, or, past warmup_max_ms, until the last
+         * {@value #SETTLE_BLOCKS} blocks' median round trips lie within {@value #SETTLE_SPREAD} of each other
+         * (and at the latest at twice warmup_max_ms, reported as not settled). A block is
+         * {@value #BLOCK_TRIPS} round trips or {@value #BLOCK_MS} ms, whichever ends first.
+         */
+        private void warmUp(Helper.Context ctx) throws Exception {
+            long count = Long.parseLong(ctx.param("warmup_round_trips", "20000"));
+            long maxNs = Long.parseLong(ctx.param("warmup_max_ms", "30000")) * 1_000_000L;
+            long start = System.nanoTime();
+            List<Long> blocks = new ArrayList<>();
+            long[] block = new long[BLOCK_TRIPS];
+            while (warmupTrips < count) {
+                long blockEnd = System.nanoTime() + BLOCK_MS * 1_000_000L;
+                int n = 0;
+                long after;
+                do {
+                    long before = System.nanoTime();
+                    if (!link.roundTrip()) {
+                        throw new IllegalStateException("a response during the warmup differed from the expected MediaContent");
+                    }
+                    after = System.nanoTime();
+                    block[n++] = after - before;
+                    warmupTrips++;
+                } while (n < BLOCK_TRIPS && after - blockEnd < 0 && warmupTrips < count);
+                long[] sorted = Arrays.copyOf(block, n);
+                Arrays.sort(sorted);
+                blocks.add(sorted[n / 2]);
+                long elapsed = System.nanoTime() - start;
+                if (elapsed > maxNs && settled(blocks)) {
+                    break;
+                }
+                if (elapsed > 2 * maxNs) {
+                    break;
+                }
+            }
+            warmupSettled = warmupTrips >= count || settled(blocks);
+            System.out.println(String.format(Locale.ROOT, "warmup: %d round trips in %.1f s%s", warmupTrips,
+                    (System.nanoTime() - start) / 1e9, warmupSettled ? "" : ", not settled"));
         }
 
         /** Round trips per second with `concurrency` threads, each on its own connection, until a deadline. */
@@ -184,6 +238,22 @@ public final class Bench {
             System.out.println(String.format(Locale.ROOT, "concurrency %d: %d round trips in %.3f s", threads,
                     trips.get(), elapsed / 1e9));
         }
+    }
+
+    static final int BLOCK_TRIPS = 1000;
+    static final long BLOCK_MS = 250;
+    static final int SETTLE_BLOCKS = 4;
+    static final double SETTLE_SPREAD = 0.05;
+
+    /** The last SETTLE_BLOCKS block medians lie within SETTLE_SPREAD of each other. */
+    static boolean settled(List<Long> medians) {
+        if (medians.size() < SETTLE_BLOCKS) {
+            return false;
+        }
+        List<Long> last = medians.subList(medians.size() - SETTLE_BLOCKS, medians.size());
+        long low = Collections.min(last);
+        long high = Collections.max(last);
+        return high <= low * (1 + SETTLE_SPREAD);
     }
 
     /** The value at quantile q of sorted values (nearest rank). */

@@ -28,9 +28,12 @@ public final class Checks {
         MediaContent apply(T object) throws Exception;
     }
 
-    /** null if every value comes back equal from build → encode → decode, else where the first one differs. */
+    /**
+     * null if every value of {@link Values#CHECKED} (the four timed ones and the harder sparse and empty
+     * ones) comes back equal from build → encode → decode, else where the first one differs.
+     */
     public static <T> String roundTrips(Build<T> build, Encode<T> encode, Decode<T> decode, ToValue<T> toValue) {
-        for (String name : Values.NAMES) {
+        for (String name : Values.CHECKED) {
             MediaContent value = Values.named(name);
             try {
                 byte[] first = encode.apply(build.apply(value));

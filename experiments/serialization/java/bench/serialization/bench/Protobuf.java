@@ -6,7 +6,11 @@ import serialization.model.MediaContent;
 import serialization.protobuf.MediaProtos;
 import serialization.protobuf.ProtobufValues;
 
-/** Protobuf with optimize_for = SPEED (schema/media.proto): generated code, toByteArray and parseFrom. */
+/**
+ * Protobuf with optimize_for = SPEED (schema/media.proto): generated code, toByteArray and parseFrom.
+ * The build also compiles this file as ProtobufCodeSize, for optimize_for = CODE_SIZE (schema/codesize.xml
+ * renames MediaProtos and ProtobufValues in a copy): one source for both.
+ */
 public class Protobuf extends Bench<MediaProtos.MediaContent> {
     @Override
     protected MediaProtos.MediaContent build(MediaContent value) {
@@ -52,6 +56,12 @@ public class Protobuf extends Bench<MediaProtos.MediaContent> {
     @Override
     protected MediaContent toValue(MediaProtos.MediaContent object) {
         return ProtobufValues.toValue(object);
+    }
+
+    /** A message that was serialized has its size memoized (and in 2.x its strings' UTF-8 bytes). */
+    @Override
+    public String serializedBefore(MediaProtos.MediaContent object) {
+        return Memo.of(object);
     }
 
     /** Parse, then decode only the two strings asked for. */

@@ -10,7 +10,8 @@ import serialization.model.MediaContent;
 /**
  * Protobuf's generated objects (schema/media.proto, optimize_for = SPEED) from a value and back. The
  * same source compiles against the code of protoc 2.5.0 (protobuf-java 2.5.0) and protoc 4.x: both
- * generate these builder methods. ProtobufCodeSizeValues is this file for media_codesize.proto.
+ * generate these builder methods. The serialization projects' builds write a CODE_SIZE copy of this file
+ * for the CODE_SIZE classes (schema/generate.xml renames the classes it names).
  */
 public final class ProtobufValues {
     private ProtobufValues() {

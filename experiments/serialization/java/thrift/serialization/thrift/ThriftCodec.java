@@ -9,8 +9,9 @@ import org.apache.thrift.transport.TMemoryInputTransport;
 
 /**
  * To and from byte arrays the way libthrift's TSerializer and TDeserializer do it (one reused buffer,
- * transport and protocol per codec; not thread-safe), for the hand-written structs that do not implement
- * TBase. The same source compiles against libthrift 0.6.1 and 0.2x.
+ * transport and protocol per codec; not thread-safe), for the Thrift classes of either project: those
+ * Debian's thrift-compiler generates (today's) and java/thrift-2008's hand-written ones, which have the
+ * same fields and methods. The same source compiles against libthrift 0.6.1 and 0.2x.
  */
 public final class ThriftCodec {
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();

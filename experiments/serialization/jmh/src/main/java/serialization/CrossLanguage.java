@@ -32,11 +32,13 @@ import serialization.thrift.ThriftCodec;
  *
  * FORMAT: protobuf (schema/media.proto), thrift-binary, thrift-compact (schema/media.thrift), msgpack, cbor
  * (a map per object with the field names of the JSON files, every key present, null as nil/null, enums
- * by name). decode exits 0 if the bytes decode to a value equal to VALUE_JSON's, 1 with the first
+ * by name), avro (schema/media.avsc, binary encoding, no header), flatbuffers (schema/media.fbs; builders
+ * lay a buffer out in their own order, so only decoding is compared across languages). decode exits 0 if the bytes decode to a value equal to VALUE_JSON's, 1 with the first
  * differing field on stderr otherwise, 2 on a usage error or undecodable bytes.
  */
 public final class CrossLanguage {
-    static final List<String> FORMATS = Arrays.asList("protobuf", "thrift-binary", "thrift-compact", "msgpack", "cbor");
+    static final List<String> FORMATS = Arrays.asList("protobuf", "thrift-binary", "thrift-compact", "msgpack", "cbor",
+            "avro", "flatbuffers");
 
     private CrossLanguage() {
     }
@@ -73,6 +75,8 @@ public final class CrossLanguage {
             case "thrift-compact": return new ThriftCodec(new TCompactProtocol.Factory()).serialize(ThriftCodec.fromValue(value));
             case "msgpack": return new ObjectMapper(new MessagePackFactory()).writeValueAsBytes(value);
             case "cbor": return new ObjectMapper(new CBORFactory()).writeValueAsBytes(value);
+            case "avro": return new serialization.now.Avro().bytesOf(value);
+            case "flatbuffers": return new serialization.now.FlatBuffers().bytesOf(value);
             default: throw new IllegalArgumentException(format);
         }
     }
@@ -84,6 +88,8 @@ public final class CrossLanguage {
             case "thrift-compact": return ThriftCodec.toValue(new ThriftCodec(new TCompactProtocol.Factory()).deserialize(bytes));
             case "msgpack": return strict(new ObjectMapper(new MessagePackFactory())).readValue(bytes, MediaContent.class);
             case "cbor": return strict(new ObjectMapper(new CBORFactory())).readValue(bytes, MediaContent.class);
+            case "avro": return new serialization.now.Avro().valueOf(bytes);
+            case "flatbuffers": return new serialization.now.FlatBuffers().valueOf(bytes);
             default: throw new IllegalArgumentException(format);
         }
     }

@@ -13,6 +13,7 @@ public final class Server2008 {
     }
 
     public static void main(String[] args) throws Exception {
+        SerialFilter.install();
         String name = args.length > 0 ? args[0] : System.getenv("VERSUS_CASE");
         int port = Bench.port();
         switch (String.valueOf(name)) {
@@ -21,6 +22,9 @@ public final class Server2008 {
                 break;
             case "socket_2008_nodelay":
                 SocketRpc.serve(port, SocketRpc.STYLE_2008_NODELAY);
+                break;
+            case "socket_2008_quickack":
+                SocketRpc.serve(port, SocketRpc.STYLE_2008_QUICKACK);
                 break;
             case "http_2008":
             case "http_2008_nostale":
@@ -31,7 +35,7 @@ public final class Server2008 {
                 break;
             default:
                 System.err.println("Server2008: no server for case " + name
-                        + " (cases: socket_2008, socket_2008_nodelay, http_2008, http_2008_nostale, spring_2008)");
+                        + " (cases: socket_2008, socket_2008_nodelay, socket_2008_quickack, http_2008, http_2008_nostale, spring_2008)");
                 System.exit(2);
         }
     }

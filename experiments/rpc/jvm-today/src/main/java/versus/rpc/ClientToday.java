@@ -11,6 +11,7 @@ public final class ClientToday {
     }
 
     public static void main(String[] args) {
+        SerialFilter.install();
         // The JDK keeps at most 5 idle HTTP connections per server by default; Spring's HttpInvoker client
         // (HttpURLConnection) needs one per thread at the experiment's concurrency.
         System.setProperty("http.maxConnections", Helper.param("concurrency", "8"));

@@ -17,6 +17,7 @@ public final class ServerToday {
     }
 
     public static void main(String[] args) throws Exception {
+        SerialFilter.install();
         String name = args.length > 0 ? args[0] : System.getenv("VERSUS_CASE");
         int port = Bench.port();
         switch (String.valueOf(name)) {

@@ -9,13 +9,24 @@ import serialization.model.Image;
 import serialization.model.Media;
 import serialization.model.MediaContent;
 
-/** Kryo 5 with its defaults (registration required, FieldSerializer, no references), one reused Output. */
+/**
+ * Kryo 5 with its defaults (registration required, FieldSerializer, no references), the classes registered,
+ * one reused Output. {@link KryoUnregistered} is the same without registration.
+ */
 public class Kryo extends Pojo {
     private final com.esotericsoftware.kryo.Kryo kryo = new com.esotericsoftware.kryo.Kryo();
     private final Output output = new Output(4096, -1);
     private final Input input = new Input();
 
     public Kryo() {
+        this(true);
+    }
+
+    Kryo(boolean registered) {
+        if (!registered) {
+            kryo.setRegistrationRequired(false);
+            return;
+        }
         kryo.register(MediaContent.class);
         kryo.register(Media.class);
         kryo.register(Image.class);
