@@ -186,3 +186,16 @@ def test_a_verdict_that_the_per_process_value_changes_is_flagged_in_every_format
         out = " ".join(capsys.readouterr().out.split())
         assert "depends on the per-process value" in out
         assert "0 of 1 measured claims decided: 0 hold, 0 do not hold; 1 more depends on an analysis choice" in out
+
+
+def test_a_dry_run_names_the_claims_its_budget_is_not_expected_to_decide(tmp_path, capsys):
+    """Non-binding futility, said before the run: the latest stored session of the experiment, judged
+    by today's rule, needs more rounds for `four-times` than two seconds hold."""
+    db = tmp_path / "old.db"
+    shutil.copy(LEGACY / "v3-eddfbcc.db", db)
+    assert main(["run", str(FIXTURES / "claims"), "--db", str(db), "--budget", "2s", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "claims the budget is not expected to decide" in out
+    assert "claims/four-times: needs about" in out and "more than the budget" in out
+    assert main(["run", str(FIXTURES / "claims"), "--db", str(db), "--budget", "1h", "--dry-run"]) == 0
+    assert "not expected to decide" not in capsys.readouterr().out

@@ -267,7 +267,15 @@ def _run(args: argparse.Namespace) -> int:
     from .progress import RichProgress
 
     if args.dry_run:
-        print(session.dry_run(Store(args.db) if args.db.exists() else None, _options(args)))
+        options = _options(args)
+        store = Store(args.db) if args.db.exists() else None
+        print(session.dry_run(store, options))
+        if store is not None and options.budget is not None:
+            from .outlook import beyond_budget
+
+            for line in beyond_budget(store, [e.name for e in session.plan_of(options, fetch=False).experiments.values()],
+                                      options.budget):
+                print(line)
         return 0
     if args.resume is not None:
         store = Store(args.db, create=False)
