@@ -174,8 +174,8 @@ class Scheduler:
                 extra: dict[int, int]) -> Choice | None:
         """The open item to run next, its two arms, and how many rounds to run before looking again
         (up to the next look). In order: comparisons ≥ 2× from 1 (every one of them must be decided,
-        and they are cheap: on 2026-11-26 one of 22 was left open when it ranked with the claims by
-        cost), then claims, then the other comparisons, then items whose estimate sits on their
+        and they are cheap: ranked with the claims by cost, one of 22 was left open in a make run), then
+        claims, then the other comparisons, then items whose estimate sits on their
         threshold; within a rank, the cheapest decision first.
 
         A sequential round runs only the chosen item's arms, not its whole group: a group may hold
@@ -233,8 +233,8 @@ class Scheduler:
         """Open items that share an arm with the chosen one and rank before the small comparisons
         (claims' pairs that decide their claim, comparisons ≥ 2×), cheapest first: their other arm
         runs in the chosen item's rounds, so one more process gives each a round, where a round of its
-        own would cost two. In make run #7 of 2026-11-26 four claims' pairs shared Jython 2.7.4's lock
-        loop, and each of their rounds ran it again."""
+        own would cost two: four claims' pairs share Jython 2.7.4's lock loop, and each of their rounds
+        would run it again."""
         chosen = set(self.plan.items[index].arms)
         arms, found = set(chosen), list[int]()
         for other in sorted(costs, key=lambda i: costs[i][0]):

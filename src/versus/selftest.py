@@ -35,8 +35,8 @@ PROGRAM = Path(__file__).parent / "selftest_program"
 SLOW = 1.3  # a process value this many times its arm's median was caught by a slow spell
 # Rounds per comparison at most, the first processes included: the noise model's trials
 # (tests/test_calibration.py) and, within a round or so, `make run`'s cap of sequential rounds per item.
-# Until 2026-11-26 it was 40, which cut the rule short: under the model a planted 3% is found within
-# 40 rounds in 75% of trials, within 200 in all (docs/results.md).
+# Fewer would cut the rule short: under the model's one-arm spells a planted 3% is found within 40 rounds
+# in fewer than 90% of trials, within 200 in ≥ 95%.
 TRIAL_ROUNDS = MAX_EXTRA_ROUNDS
 
 
@@ -81,8 +81,7 @@ def run_selftest(seconds: float, db: Path | None, trials: int = 0, start: int = 
             jobs.append(Job(arm, store.add_arm(session, i, arm_row(arm, method.model_dump())), method, inner))
         began = time.time()
         # Every trial gets the same rule, whenever it starts: a trial given only the selftest's time
-        # left set aside the items it projected it could not decide in it, so the last trials of
-        # the 12:37 selftest of 2026-11-26 stopped after 4 to 150 rounds (docs/results.md). No trial
+        # left would set aside the items it projects it cannot decide in it, and stop short. No trial
         # starts after the deadline; one under way runs to its decisions or its `rounds`.
         scheduler = Scheduler(plan, {}, tally.trials, Budget(math.inf), max_extra_rounds=rounds - start, rule=rule)
         run_session(store, jobs, scheduler, executor)

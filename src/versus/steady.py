@@ -70,11 +70,10 @@ def still_warming(values: Sequence[float], warmup: int) -> bool:
     raises the warmup only for a JIT at work.
 
     The end of the warmup must be slower too: its first samples are slower for every JIT (a JMH fork's
-    first iteration at 5-20× its last), so the mean of all of them alone was always ≥ 2% slower. In
-    each of the seven make runs of 2026-11-26 before this rule, 3 to 8 processes of rounds 0–1 asked
-    for a raise that the end of their warmup does not support, mostly for a spike in a JMH fork's
-    measured iterations (a 16 → 32 iteration fork costs 60% more, and the rounds before the raise are
-    left out)."""
+    first iteration at 5-20× its last), so the mean of all of them alone is always ≥ 2% slower. Without
+    this condition 3 to 8 processes of each make run's rounds 0–1 asked for a raise that the end of
+    their warmup does not support, mostly for a spike in a JMH fork's measured iterations (a 16 → 32
+    iteration fork costs 60% more, and the rounds before the raise are left out)."""
     if classify(values, warmup) != UNSTEADY:
         return False
     data = np.log(np.asarray(values, dtype=float))
