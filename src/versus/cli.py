@@ -374,8 +374,9 @@ def _sessions(args: argparse.Namespace) -> int:
     for entry in rows:
         when = datetime.datetime.fromtimestamp(entry["created"]).strftime("%Y-%m-%d %H:%M")
         failed = f", {entry['failed']} failed" if entry["failed"] else ""
+        imported = " (imported)" if entry["imported"] else ""
         print(f"{entry['id']:>4}  {when}  {entry['status']:<11}  {entry['arms']} arms, {entry['runs']} process runs"
-              f"{failed}  {entry['experiments'] or ''}")
+              f"{failed}  {entry['experiments'] or ''}{imported}")
     return 0
 
 

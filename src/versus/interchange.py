@@ -26,12 +26,13 @@ _SCALE = 1000  # imported values are ns per iteration: stored as ns per 1000 ite
 def import_file(store: Store, path: Path, argv: list[str]) -> int:
     kind, arms = ingest.read(path)
     if kind == "versus":
-        return _import_versus(store, ingest.read_json(path), argv)
+        return _import_versus(store, ingest.read_json(path), f"versus file {path}")
     experiment = f"{kind}:{path.stem}"
     with store.transaction():
         # Imported benchmarks are arms of one comparison: each against the first, like hyperfine's table.
         definitions = {experiment: {"baseline_case": arms[0].name, "imported_from": str(path)}}
-        session = store.new_session(0, argv, {}, {"import": kind, "file": str(path)}, definitions)
+        session = store.new_session(0, argv, {}, {"import": kind, "file": str(path)}, definitions,
+                                    imported=f"{kind} file {path}")
         for position, arm in enumerate(arms):
             identity = ArmId(experiment, arm.name, "", kind)
             arm_id = store.add_arm(session, position, row(identity, "", {"family": kind, "version": ""}, {}, {}))
@@ -44,7 +45,7 @@ def import_file(store: Store, path: Path, argv: list[str]) -> int:
     return session
 
 
-def _import_versus(store: Store, data: dict[str, Any], argv: list[str]) -> int:
+def _import_versus(store: Store, data: dict[str, Any], source: str) -> int:
     """A versus session document back into a store, run for run: the same report comes out."""
     version = data.get("version")
     if version != VERSION:
@@ -53,17 +54,19 @@ def _import_versus(store: Store, data: dict[str, Any], argv: list[str]) -> int:
                          if version == 1 else "upgrade versus")
     try:
         with store.transaction():
-            return _insert_versus(store, data)
+            return _insert_versus(store, data, source)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
         raise UsageError(f"the versus document is incomplete: {type(error).__name__}: {str(error)[:120]}",
                          "give a file that `versus export` wrote, unchanged") from None
 
 
-def _insert_versus(store: Store, data: dict[str, Any]) -> int:
+def _insert_versus(store: Store, data: dict[str, Any], source: str) -> int:
+    """The document's options, status and definitions are stored as history: the session is marked
+    imported (by this code, never by the file), so `--resume` never runs what the file says."""
     meta = data["session"]
     session = store.new_session(int(meta.get("seed") or 0), list(meta.get("argv") or []), dict(data.get("host") or {}),
                                 dict(meta.get("options") or {}), dict(data.get("definitions") or {}),
-                                dict(meta.get("plan") or {}), dict(meta.get("versus") or {}))
+                                dict(meta.get("plan") or {}), dict(meta.get("versus") or {}), imported=source)
     for position, arm in enumerate(data["arms"]):
         identity = ArmId(str(arm["experiment"]), str(arm["case"]), str(arm.get("variant", "")), str(arm["runtime"]))
         arm_id = store.add_arm(session, position, row(identity, "", dict(arm.get("runtime_info") or {}),

@@ -152,7 +152,16 @@ def stored_experiments(session: dict[str, Any]) -> list[Experiment]:
 
 def resume(store: Store, session_id: int | None, executor: Executor, progress: Progress | None = None) -> int:
     store.acquire()
+    if session_id is None:  # the newest session run here: an imported one is never a default
+        session_id = store.newest_run()
+        if session_id is None:
+            raise UsageError(f"{store.path} has no session that was run here to resume (imported sessions are "
+                             "history, never resumed)", "start a new one with `versus run EXPERIMENT`")
     session = store.session(session_id)
+    if session["imported"]:
+        # Its options, status and definitions came from a file: data to report, never a plan to run.
+        raise UsageError(f"session {session['id']} was imported from {session['imported']}: an imported session "
+                         "is never resumed, whatever its file says", "start a new one with `versus run EXPERIMENT`")
     if session["status"] == "complete":
         raise UsageError(f"session {session['id']} is already complete", "start a new one with `versus run`")
     if session["options"].get("import") or session["options"].get("selftest"):

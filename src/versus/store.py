@@ -62,6 +62,15 @@ MIGRATIONS: list[str] = [
     ALTER TABLE sessions ADD COLUMN lacks TEXT NOT NULL DEFAULT '';
     ALTER TABLE sessions ADD COLUMN upgrade INTEGER NOT NULL DEFAULT 1;
     """,
+    # 4: where an imported session came from, set by the import itself and never read from the file:
+    # an imported session is history, never resumable. Earlier imports are known by their options
+    # (JMH, hyperfine, pyperf) or by arms without a folder (versus documents; a run's arms have one).
+    """
+    ALTER TABLE sessions ADD COLUMN imported TEXT NOT NULL DEFAULT '';
+    UPDATE sessions SET imported = 'a file (imported before versus recorded which)'
+     WHERE (CASE WHEN json_valid(options) THEN json_extract(options, '$.import') END) IS NOT NULL
+        OR id NOT IN (SELECT session_id FROM arms WHERE experiment_path != '');
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 STATUSES = ("running", "complete", "interrupted", "failed")
@@ -218,12 +227,14 @@ class Store:
     @_guarded
     def new_session(self, seed: int, argv: list[str], host: dict[str, Any], options: dict[str, Any],
                     definitions: dict[str, Any] | None = None, plan: dict[str, Any] | None = None,
-                    versus: dict[str, Any] | None = None) -> int:
+                    versus: dict[str, Any] | None = None, imported: str = "") -> int:
+        """`imported`: the file an imported session came from ('' for a session run here); such a
+        session is never resumed, whatever its stored options and status say."""
         cursor = self.db.execute(
-            "INSERT INTO sessions (created, status, seed, argv, host, options, definitions, plan, versus, upgrade)"
-            " VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, 0)",
+            "INSERT INTO sessions (created, status, seed, argv, host, options, definitions, plan, versus, upgrade,"
+            " imported) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, 0, ?)",
             (time.time(), seed, _json(argv), _json(host), _json(options), _json(definitions or {}),
-             _json(plan or {}), _json(versus or {})))
+             _json(plan or {}), _json(versus or {}), imported))
         return int(cursor.lastrowid or 0)
 
     @_guarded
@@ -250,7 +261,7 @@ class Store:
         self.db.execute("UPDATE sessions SET plan = ? WHERE id = ?", (_json(plan), session_id))
 
     _SESSION = ("id", "created", "finished", "status", "seed", "argv", "host", "options", "definitions", "plan",
-                "versus", "lacks")
+                "versus", "lacks", "imported")
 
     @_guarded
     def session(self, session_id: int | None = None) -> dict[str, Any]:
@@ -270,17 +281,23 @@ class Store:
         return session
 
     @_guarded
+    def newest_run(self) -> int | None:
+        """The newest session run here (not imported): what `versus run --resume` without a number means."""
+        row = self.db.execute("SELECT id FROM sessions WHERE imported = '' ORDER BY id DESC LIMIT 1").fetchone()
+        return None if row is None else int(row[0])
+
+    @_guarded
     def sessions(self) -> list[dict[str, Any]]:
         """One line's worth per session: id, times, status, experiments, arms, runs, failed runs."""
         rows = self.db.execute(
-            "SELECT s.id, s.created, s.finished, s.status, s.argv,"
+            "SELECT s.id, s.created, s.finished, s.status, s.argv, s.imported,"
             " (SELECT COUNT(*) FROM arms a WHERE a.session_id = s.id),"
             " (SELECT COUNT(*) FROM process_runs p JOIN arms a ON a.id = p.arm_id WHERE a.session_id = s.id),"
             " (SELECT COUNT(*) FROM process_runs p JOIN arms a ON a.id = p.arm_id WHERE a.session_id = s.id"
             "  AND p.status != 'ok'),"
             " (SELECT GROUP_CONCAT(DISTINCT experiment) FROM arms a WHERE a.session_id = s.id)"
             " FROM sessions s ORDER BY s.id").fetchall()
-        keys = ("id", "created", "finished", "status", "argv", "arms", "runs", "failed", "experiments")
+        keys = ("id", "created", "finished", "status", "argv", "imported", "arms", "runs", "failed", "experiments")
         return [dict(zip(keys, row)) for row in rows]
 
     @_guarded
