@@ -19,6 +19,7 @@ from . import __version__
 from . import experiment as experiments
 from . import rule as rules
 from .errors import ClaimsFailed, UsageError, VersusError
+from .printable import SafeStream
 from .store import DEFAULT_DB, Store
 
 EXIT_INCOMPLETE = 4
@@ -116,6 +117,17 @@ def _attached(argv: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Every line versus prints goes through one sanitizer (printable.py): names, a program's output and
+    imported text never reach the terminal as control sequences."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeStream(out), SafeStream(err)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         args = _parser().parse_args(_attached(sys.argv[1:] if argv is None else argv))
     except VersusError as error:
@@ -330,12 +342,16 @@ def _report(args: argparse.Namespace, store: Store | None = None, write_files: b
 
 
 def _write_reports(folder: Path, analysis: Any, doc: Any) -> None:
+    from .files import real_folder, write_file
     from .report import document, markdown
 
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "report.md").write_text(markdown.render(analysis))
-        (folder / "session.json").write_text(document.dumps(doc))
+        real_folder(folder)  # a folder beside the database: never a link to one elsewhere
+        write_file(folder / "report.md", markdown.render(analysis))
+        write_file(folder / "session.json", document.dumps(doc))
+    except VersusError as error:
+        raise VersusError(error.message, f"{error.hint}; the session is stored: versus report {analysis.session['id']}"
+                          ) from None
     except OSError as error:
         raise VersusError(f"cannot write the report into {folder}: {error.strerror or error}",
                           "free some space or fix the folder's permissions; the session is stored: "
@@ -390,7 +406,12 @@ def _compare(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     from .interchange import import_file
 
-    session_id = import_file(Store(args.db), args.file, sys.argv)
+    store = Store(args.db)
+    store.acquire()  # one writer per database file: a run on it through another path included
+    try:
+        session_id = import_file(store, args.file, sys.argv)
+    finally:
+        store.release()
     print(f"versus: imported {args.file} as session {session_id}; see it with: versus report {session_id}",
           file=sys.stderr)
     return 0

@@ -14,6 +14,7 @@ from .analyze import analyze
 from .arms import ArmId
 from .drivers.base import ProcessRun
 from .errors import UsageError
+from .files import write_file
 from .ingest import pyperf
 from .protocol import SampleRecord
 from .report.document import FORMAT, VERSION, document, dumps
@@ -119,7 +120,7 @@ def _write(target: Path, text: str) -> None:
     if target.suffix == ".gz":
         data = gzip.compress(data)
     try:
-        target.write_bytes(data)
+        write_file(target, data)
     except OSError as error:
         raise UsageError(f"cannot write {target}: {error.strerror or error}",
                          "give -o a path in a folder you can write") from None

@@ -10,6 +10,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from .drivers import FAILED, ProcessRun
+from .printable import console as safe_console
+from .printable import one_line
 from .runner import Job
 from .scheduler import Batch
 
@@ -21,7 +23,7 @@ class RichProgress:
     where the bar would print nothing for the half hour a lab takes."""
 
     def __init__(self, console: Console | None = None, clock: Callable[[], float] = time.monotonic) -> None:
-        self.console = console or Console(file=sys.stderr)
+        self.console = console or safe_console(sys.stderr)
         self.clock = clock
         self.last_line = clock()
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -41,19 +43,20 @@ class RichProgress:
         self.done += 1
         if run.status == FAILED:
             self.failed += 1
-            self.bar.console.print(f"[red]failed[/red] {escape(job.arm.key)} round {batch.round + 1}: "
-                                   f"{escape(run.reason)}", highlight=False)
+            self.bar.console.print(f"[red]failed[/red] {escape(one_line(job.arm.key))} round {batch.round + 1}: "
+                                   f"{escape(one_line(run.reason))}", highlight=False)
         if self.done > self.planned:  # sequential rounds beyond the experiments' own processes
             self.planned = self.done
         failed = f" · {self.failed} failed" if self.failed else ""
         phase = "sequential " if batch.sequential else ""
         extra = f" · {status}" if status else ""
         description = f"{phase}round {batch.round + 1} · {job.arm.key}{failed}{extra}"
-        self.bar.update(self.task, completed=self.done, total=self.planned, description=escape(description))
+        # the bar's text is not a console string: it is made printable here, on one line
+        self.bar.update(self.task, completed=self.done, total=self.planned, description=escape(one_line(description)))
         if not self.console.is_terminal and self.clock() - self.last_line >= QUIET_LINE_EVERY:
             self.last_line = self.clock()
             # soft_wrap: one line however long (a log is read with grep), not wrapped at 80 columns
-            self.console.print(escape(f"versus: {self.done} process runs · {description}"), highlight=False,
+            self.console.print(escape(one_line(f"versus: {self.done} process runs · {description}")), highlight=False,
                                soft_wrap=True)
 
     def stop(self) -> None:

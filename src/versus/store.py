@@ -140,7 +140,8 @@ def _finite(value: Any) -> Any:
 class Store:
     def __init__(self, path: Path, create: bool = True) -> None:
         self.path = path
-        self._lock: Any = None
+        self._lock_fd: int | None = None
+        self._held = False
         if not create and not path.exists():
             raise StoreError(f"there is no results database at {path}",
                              "run `versus run EXPERIMENT` first, or point --db at an existing one")
@@ -190,33 +191,45 @@ class Store:
     def close(self) -> None:
         self.release()
         self.db.close()
+        if self._lock_fd is not None:  # only now: closing it would drop SQLite's own locks on the file
+            with contextlib.suppress(OSError):
+                os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def __del__(self) -> None:
+        # the connection before the lock's descriptor, for the reason close() gives
+        with contextlib.suppress(Exception):
+            self.close()
 
     # one run at a time -------------------------------------------------------------------
     def acquire(self) -> None:
-        """Hold the database for a run; a second run gets an error that names the holder."""
-        lock_path = self.path.with_name(self.path.name + ".lock")
-        handle = open(lock_path, "a+")  # noqa: SIM115 (held until release)
+        """Hold the database for a run; a second run gets an error that names the holder.
+
+        The lock is on the database file itself (flock on its inode), so every path to it, a hard or
+        a symbolic link included, finds it held; and no file beside the database is written. Its
+        descriptor stays open until close(): on Linux, closing any descriptor of a file drops the
+        POSIX locks the process holds on it, SQLite's among them."""
+        if self._held:
+            return
+        if self._lock_fd is None:
+            try:
+                self._lock_fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+            except OSError as error:
+                raise StoreError(f"cannot open {self.path} to hold it: {error.strerror or error}",
+                                 "give another --db PATH") from None
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            handle.seek(0)
-            holder = handle.read().strip() or "another process"
-            handle.close()
-            raise StoreError(f"{self.path} is in use by a running versus ({holder})",
+            raise StoreError(f"{self.path} is in use by a running versus ({_holder(self._lock_fd)})",
                              "wait for it to finish, or give this run another --db") from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(f"pid {os.getpid()}")
-        handle.flush()
-        self._lock = handle
+        self._held = True
         self._mark_abandoned()
 
     def release(self) -> None:
-        if self._lock is not None:
+        if self._held and self._lock_fd is not None:
             with contextlib.suppress(OSError):
-                fcntl.flock(self._lock, fcntl.LOCK_UN)
-            self._lock.close()
-            self._lock = None
+                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+        self._held = False
 
     @_guarded
     def _mark_abandoned(self) -> None:
@@ -420,6 +433,21 @@ class Store:
             if identity in wanted:
                 found.setdefault(identity, []).append(wall)
         return found
+
+
+def _holder(fd: int) -> str:
+    """Who holds the flock on this file, from /proc/locks (Linux): `pid N`."""
+    info = os.fstat(fd)
+    inode = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    try:
+        with open("/proc/locks") as table:
+            for line in table:
+                fields = line.split()
+                if "->" not in fields and len(fields) > 5 and fields[1] == "FLOCK" and fields[5] == inode:
+                    return f"pid {fields[4]}"
+    except OSError:
+        pass
+    return "another process"
 
 
 def _loads(text: str) -> dict[str, Any]:

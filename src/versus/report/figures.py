@@ -26,6 +26,7 @@ from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
+from ..printable import one_line, printable  # noqa: E402
 from .units import duration  # noqa: E402
 
 # One colour per verdict, shared with the page's CSS so a chart and its table agree.
@@ -89,7 +90,8 @@ def tidy(text: str, prefix: str, title: str = "") -> str:
     """matplotlib's SVG file → an element to inline: no prolog, unique ids, short numbers, responsive size.
     Only tags are rewritten, never the text between them (a label may read ` id="x"` or ` d="1.23456"`)."""
     start = text.find("<svg")
-    text = re.sub(r"<metadata>.*?</metadata>", "", text[start:], flags=re.S)
+    # the markup itself holds no control characters: any there came from a label (an experiment's own chart's too)
+    text = re.sub(r"<metadata>.*?</metadata>", "", printable(text[start:]), flags=re.S)
     tags = "".join(_TAG.findall(text))
     # ids: only those something refers to, renamed short and unique within the page
     short_ids = {name: f"{prefix}{index:x}" for index, name in enumerate(dict.fromkeys(_REFERENCE.findall(tags)))}
@@ -112,11 +114,13 @@ def tidy(text: str, prefix: str, title: str = "") -> str:
     if title:
         from html import escape
 
-        text = re.sub(r"(<svg[^>]*>)", lambda m: f"{m[1]}<title>{escape(title)}</title>", text, count=1)
+        text = re.sub(r"(<svg[^>]*>)", lambda m: f"{m[1]}<title>{escape(one_line(title))}</title>", text, count=1)
     return text.strip()
 
 
 def short(label: str, limit: int = LABEL_CHARS) -> str:
+    """A label as a chart shows it: printable, on one line but where it breaks it itself, cut at `limit`."""
+    label = "\n".join(one_line(part) for part in str(label).split("\n"))
     return label if len(label) <= limit else label[: limit - 1] + "…"
 
 
@@ -191,7 +195,7 @@ def forest(rows: list[Estimate], bound_low: float | None, bound_high: float | No
         if logarithmic and left < 1 < right:
             axes.axvline(1, color="#8c959f", lw=0.6)
         _rows(axes, rows, left)
-        axes.set_xlabel(axis_label, color="#57606a")
+        axes.set_xlabel(one_line(axis_label), color="#57606a")
         axes.grid(True, axis="x", which="major")
         figure.tight_layout(pad=0.3)
         return svg(figure, title)
@@ -224,7 +228,7 @@ def _rows(axes: Any, rows: list[Estimate], left: float) -> None:
                      clip_on=False)
     for row, y in zip(rows, ys):
         if row.note:
-            axes.annotate(row.note, (1.0, y), xycoords=("axes fraction", "data"), xytext=(6, 0),
+            axes.annotate(one_line(row.note), (1.0, y), xycoords=("axes fraction", "data"), xytext=(6, 0),
                           textcoords="offset points", va="center", fontsize=8.5, color=row.colour)
     axes.set_yticks(range(count))
     axes.set_yticklabels([short(r.label) for r in reversed(rows)])

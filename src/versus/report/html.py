@@ -35,6 +35,8 @@ from typing import Any
 from .. import steady
 from ..analyze import Analysis, ArmResult, ClaimResult, Judged
 from ..errors import VersusError
+from ..files import write_file
+from ..printable import printable
 from . import figures, tables, units
 from .tables import Table
 
@@ -44,7 +46,7 @@ FOLDED_ROWS = 12  # a longer list of unsettled arms is folded: the charts below 
 
 
 def _e(value: object) -> str:
-    return html.escape(str(value), quote=True)
+    return html.escape(printable(value), quote=True)
 
 
 def _slug(*parts: str) -> str:
@@ -60,7 +62,7 @@ def write(target: Path, analysis: Analysis, doc: dict[str, Any] | None) -> None:
     page = render(analysis, doc)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(page, encoding="utf-8")
+        write_file(target, page)
     except OSError as error:
         raise VersusError(f"cannot write the HTML report {target}: {error.strerror or error}",
                           "give --html a path in a folder you can write; the session is stored: "
@@ -601,7 +603,7 @@ def _own_svg(text: str, index: int) -> str:
 def write_index(path: Path, sessions: list[dict[str, Any]]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(render_index(sessions), encoding="utf-8")
+        write_file(path, render_index(sessions))
     except OSError as error:
         print(f"versus: note: cannot write {path}: {error.strerror or error}", file=sys.stderr)
 
