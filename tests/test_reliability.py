@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from pathlib import Path
+
+import pytest
 
 from conftest import FIXTURES
 from versus.cli import main
@@ -253,3 +256,310 @@ def test_the_markdown_report_shows_names_as_text_never_as_markup(tmp_path, db, c
     cells = [html_module.unescape(c) for c in re.findall(r"<td>(.*?)</td>", page)]
     for name in MARKUP_NAMES:  # each a whole cell of its own, as written: not split, not markup
         assert name in cells, (name, [c for c in cells if name[:2] in c])
+
+
+# --- 7, 8 · imports are checked whole; every stored value can be reported ----------------------------
+
+def _set(doc: dict, path: str, value) -> None:
+    *parents, last = path.split(".")
+    node = doc
+    for key in parents:
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    if isinstance(node, list):
+        node[int(last)] = value
+    else:
+        node[last] = value
+
+
+BAD_DOCUMENTS = [  # (a field, its value): each made a database unreportable, or crashed the import
+    ("session.created", 1e300), ("session.created", "yesterday"), ("session.finished", -5),
+    ("session.plan.budget", "10m"), ("session.plan.methods", ["claims"]), ("arms.0.runtime_info.flags", 3),
+    ("session.seed", 2**64), ("arms.0.runs.0.round", 2**64), ("arms.0.runs.0.exit_code", -(2**70)),
+    ("arms.0.runs.0.started", "nan"), ("arms.0.runs.0.metrics", [["m", "nan", "x"]]),
+    ("arms.0.runs.0.wall_ns", 1e400), ("arms.0.case", "a\ud800b"), ("session.argv", ["versus", "\udfff"]),
+    ("arms.0.runs.1.round", 0), ("host.load", {"deep": [[[[1]]]]}), ("session.plan.methods.claims.processes", "x"),
+]
+
+
+@pytest.mark.parametrize("field,value", BAD_DOCUMENTS, ids=[f"{f}={str(v)[:12]!r}" for f, v in BAD_DOCUMENTS])
+def test_a_versus_document_with_a_bad_value_is_refused_whole(field, value, tmp_path, db, capsys):
+    """Regression: a timestamp out of range or of the wrong type, a string budget, methods as a list,
+    flags as a number imported with exit 0 and then made `sessions`, `report` and every later `run` on
+    the database end in an internal error; lone surrogates, integers beyond SQLite's, 1e400, "nan" and
+    two runs of one round ended in exit 3 with a traceback."""
+    doc = exported(tmp_path, capsys, processes=2)
+    _set(doc, field, value)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc).replace("1e+400", "1e400"), encoding="utf-8", errors="surrogatepass")
+    code, _, err = run(capsys, "import", str(path), "--db", str(db))
+    assert code == 2 and "versus: error:" in err and "hint:" in err, err
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 0
+
+
+def test_a_hello_nested_950_deep_and_surrogates_in_every_format_are_refused(tmp_path, db, capsys):
+    doc = exported(tmp_path, capsys)
+    nested: dict = {}
+    for _ in range(950):
+        nested = {"x": nested}
+    doc["arms"][0]["runs"][0]["hello"] = nested
+    deep = tmp_path / "deep.json"
+    deep.write_text(json.dumps(doc))
+    files = [deep]
+    for name, content in (("jmh", '[{"benchmark": "b\\ud800", "primaryMetric": {"scoreUnit": "ns/op", "rawData": [[1]]}}]'),
+                          ("hf", '{"results": [{"command": "\\udc00", "times": [0.1]}]}'),
+                          ("pyperf", '{"version": "1.0", "benchmarks": [{"metadata": {"name": "\\ud800"}, '
+                                     '"runs": [{"values": [1e-6]}]}]}')):
+        files.append(tmp_path / f"{name}.json")
+        files[-1].write_text(content)
+    for path in files:
+        code, _, err = run(capsys, "import", str(path), "--db", str(db))
+        assert code == 2 and "hint:" in err, (path.name, err)
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 0
+
+
+def test_every_stored_value_can_be_reported(tmp_path, db, capsys):
+    """The other half of the class: a database written by an older versus or edited by hand holds
+    values no import lets in now; `sessions`, `report` in every format, the index and a later `run`
+    show what they can and say what the session lacks."""
+    assert main(["run", str(FIXTURES / "claims"), "--db", str(db), "--processes", "2"]) == 0
+    capsys.readouterr()
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE sessions SET created = 1e300, finished = 'soon', host = '{\"load\": 3}',"
+                           " plan = json_set(plan, '$.budget', 'x', '$.methods', json('[1]')), versus = 'nope'")
+        connection.execute("UPDATE arms SET runtime_info = json_set(runtime_info, '$.flags', 3), params = '[]'")
+    for argv in (["sessions"], ["report", "--format", "table"], ["report", "--format", "markdown"],
+                 ["report", "--format", "json"], ["report", "--html", str(tmp_path / "p.html")],
+                 ["export", "-o", str(tmp_path / "x.json")]):
+        code, out, err = run(capsys, *argv, "--db", str(db))
+        assert code == 0, (argv, err)
+    code, out, err = run(capsys, "report", "--db", str(db))
+    assert "lacks its versus, plan's methods, plan's budget" in out and "session 1 (complete)" in out
+    code, _, err = run(capsys, "run", str(FIXTURES / "claims"), "--db", str(db), "--processes", "1")
+    assert code == 0, err
+    assert "session 1" in (db.parent / "index.html").read_text()
+
+
+# --- 9 · reading commands only read ---------------------------------------------------------------------
+
+def _unshare() -> bool:
+    import shutil
+    import subprocess
+
+    return bool(shutil.which("unshare")) and subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not _unshare(), reason="needs `unshare -rm` (user and mount namespaces) to mount file systems")
+def test_a_database_on_a_read_only_file_system_or_a_full_disk_can_be_reported(tmp_path):
+    """Regression: `report`, `sessions` and `export` opened the database to write, so on a read-only
+    file system they failed ("unable to open database file"), and on a full disk `report` failed with a
+    disk I/O error."""
+    import subprocess
+    import sys
+
+    folder, full, out = tmp_path / "ro", tmp_path / "full", tmp_path / "out"
+    for made in (folder, full, out):
+        made.mkdir()
+    versus = [sys.executable, "-m", "versus"]
+    done = subprocess.run([*versus, "run", str(FIXTURES / "claims"), "--db", str(folder / "versus.db"),
+                           "--processes", "1"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert not (folder / "versus.db-wal").exists()
+    command = " ".join(versus)
+    script = f"""
+set -e
+mount --bind {folder} {folder}; mount -o remount,bind,ro {folder}
+mount -t tmpfs -o size=1m tmpfs {full}; cp {folder}/versus.db {full}/
+dd if=/dev/zero of={full}/fill bs=4k 2>/dev/null || true
+for db in {folder}/versus.db {full}/versus.db; do
+  {command} report --db $db --format json > {out}/report.json
+  {command} sessions --db $db > /dev/null
+  {command} export 1 --db $db -o {out}/export.json
+done
+"""
+    done = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert json.loads((out / "report.json").read_text())["session"]["status"] == "complete"
+
+
+# --- 10 · advice that fits -------------------------------------------------------------------------------
+
+def test_an_interrupt_advises_what_the_state_allows(tmp_path, db, capsys, monkeypatch):
+    """Regression: Ctrl-C during `report`, or after a session had completed, printed "Continue with:
+    versus run --resume", which then refused."""
+    from versus import cli
+    from versus.report import terminal
+
+    def interrupt(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_write_reports", interrupt)
+    code, _, err = run(capsys, "run", str(FIXTURES / "claims"), "--db", str(db), "--processes", "1")
+    assert code == 130 and "--resume" not in err and "session 1 is complete" in err and "versus report 1" in err
+    monkeypatch.setattr(terminal, "render", interrupt)
+    code, _, err = run(capsys, "report", "--db", str(db))
+    assert code == 130 and "--resume" not in err and "nothing was changed" in err
+
+
+# --- 12 · signals: the session is kept, nothing of a benchmark outlives the harness --------------------
+
+FORKING = '''
+import os, subprocess, sys, time
+child = subprocess.Popen(["sleep", "300"])
+if os.fork() == 0:  # a daemon: its own session, re-parented, its environment cleared
+    os.setsid()
+    if os.fork() == 0:
+        os.execve("/bin/sleep", ["sleep", "301"], {})
+    os._exit(0)
+time.sleep(0.3)
+with open(os.environ["VERSUS_PARAM_PIDS"], "a") as f:
+    f.write(f"{child.pid}\\n")
+time.sleep(300)
+'''
+
+
+def _sleeps() -> set[int]:
+    import subprocess
+
+    found = subprocess.run(["pgrep", "-f", "^sleep 30[01]$"], capture_output=True, text=True).stdout.split()
+    return {int(p) for p in found}
+
+
+@pytest.mark.parametrize("number,target", [("SIGTERM", "versus"), ("SIGKILL", "versus"), ("SIGKILL", "harness")])
+def test_a_signal_to_versus_keeps_the_session_and_leaves_no_benchmark_process(number, target, tmp_path):
+    """Regression: SIGTERM was not handled (exit 143, the session left `running`), and a process the
+    benchmark forked survived re-parented to init, on SIGKILL of the harness too."""
+    import subprocess
+    import sys
+    import time
+
+    pids = tmp_path / "pids"
+    folder = tmp_path / "forks"
+    folder.mkdir()
+    (folder / "experiment.toml").write_text(BASE_TOML.replace("[params]", f'[params]\npids = "{pids}"'))
+    (folder / "p.py").write_text(FORKING)
+    before = _sleeps()
+    db = tmp_path / "v.db"
+    versus = subprocess.Popen([sys.executable, "-m", "versus", "run", str(folder), "--db", str(db)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(_sleeps() - before) < 2 and time.monotonic() < deadline:  # the child and the daemon
+            time.sleep(0.1)
+        assert len(_sleeps() - before) == 2
+        victim = versus.pid
+        if target == "harness":
+            victim = int(subprocess.run(["pgrep", "-P", str(versus.pid)], capture_output=True, text=True).stdout.split()[0])
+        subprocess.run(["kill", f"-{number.removeprefix('SIG')}", str(victim)], check=True)
+        _, err = versus.communicate(timeout=60)
+    finally:
+        if versus.poll() is None:
+            versus.kill()
+    deadline = time.monotonic() + 10
+    while _sleeps() - before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _sleeps() - before, "a benchmark's process outlived the harness"
+    if number == "SIGTERM":
+        assert versus.returncode == 130 and "Traceback" not in err and "--resume" in err, err
+    from versus.store import Store
+
+    assert Store(db, readonly=True).session()["status"] == "interrupted"  # or shown so, after a SIGKILL
+
+
+BASE_TOML = '''
+[experiment]
+runtimes = ["cpython@3.11"]
+[method]
+processes = 1
+warmup = 0
+samples = 1
+inner = 1
+timeout = 200
+[params]
+[programs]
+python3 = "p.py"
+[[cases]]
+name = "job"
+'''
+
+
+# --- 11 · an import keeps what the session was -----------------------------------------------------------
+
+def test_an_export_of_a_running_session_imports_as_interrupted_and_keeps_what_it_lacks(tmp_path, db, capsys):
+    """Regression: an export of a running session imported as `complete`, and an import dropped `lacks`."""
+    doc = exported(tmp_path, capsys)
+    doc["session"]["status"] = "running"
+    doc["session"]["lacks"] = "the definitions of x"
+    path = tmp_path / "running.json"
+    path.write_text(json.dumps(doc))
+    assert run(capsys, "import", str(path), "--db", str(db))[0] == 0
+    code, out, _ = run(capsys, "report", "--db", str(db), "--format", "json")
+    session = json.loads(out)["session"]
+    assert session["status"] == "interrupted" and session["lacks"] == "the definitions of x"
+    assert run(capsys, "run", "--resume", "--db", str(db))[0] == 2  # and, imported, it is never resumed
+
+
+# --- 22 · a reader that goes away -----------------------------------------------------------------------
+
+def test_a_reader_that_goes_away_ends_versus_quietly(tmp_path, db, capsys):
+    """Regression: `versus report --format json | head -c 20` ended in a BrokenPipeError traceback and
+    exit 3; the table format exited 1 (the failed-claims code). The read end is closed before versus
+    starts, so its first write meets a closed pipe."""
+    import os
+    import subprocess
+    import sys
+
+    assert main(["run", str(FIXTURES / "claims"), "--db", str(db), "--processes", "1"]) == 0
+    for form in ("json", "table", "markdown"):
+        read, write = os.pipe()
+        os.close(read)
+        try:
+            done = subprocess.run([sys.executable, "-m", "versus", "report", "--db", str(db), "--format", form],
+                                  stdout=write, stderr=subprocess.PIPE, text=True, timeout=120)
+        finally:
+            os.close(write)
+        assert done.returncode == 141 and done.stderr == "", (form, done.returncode, done.stderr)
+
+
+# --- 13 · a build within the budget, and said so ---------------------------------------------------------
+
+def test_a_build_stops_when_the_budget_is_spent_and_the_live_line_says_it_builds(tmp_path, db, capsys, monkeypatch):
+    """Regression: a build ignored --budget (its own limit is 900 s) and waited silently."""
+    import time
+
+    from versus.runtimes.families import c
+    from versus.runtimes.family import run_build
+
+    def slow(self, runtime, program, context):  # noqa: ANN001, ANN202
+        run_build(["sleep", "60"], context, f"the build of {program.name}", "fix it")
+
+    monkeypatch.setattr(c._Compiler, "build", slow)
+    folder = tmp_path / "cexp"
+    folder.mkdir()
+    (folder / "experiment.toml").write_text(BASE_TOML.replace('runtimes = ["cpython@3.11"]', 'runtimes = ["gcc"]')
+                                            .replace('python3 = "p.py"', 'c = "p.c"'))
+    (folder / "p.c").write_text("int main(void) { return 0; }\n")
+    began = time.monotonic()
+    code, out, err = run(capsys, "run", str(folder), "--db", str(db), "--budget", "3s")
+    assert time.monotonic() - began < 40
+    assert code == 4 and "was stopped after" in out + err and "budget" in out + err
+
+
+def test_the_live_line_says_an_arm_is_building():
+    import io
+
+    from rich.console import Console
+
+    from versus.progress import RichProgress
+
+    class Arm:
+        key = "exp/case/java@17"
+
+    class Job:
+        arm = Arm()
+
+    progress = RichProgress(Console(file=io.StringIO()))
+    progress.preparing(Job())  # type: ignore[arg-type]
+    assert "building exp/case/java@17" in progress.bar.tasks[0].description
+    progress.stop()

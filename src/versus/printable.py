@@ -82,6 +82,10 @@ class SafeConsole(Console):
     def render_str(self, text: str, *args: Any, **kwargs: Any) -> Text:
         return super().render_str(printable(text), *args, **kwargs)
 
+    def on_broken_pipe(self) -> None:
+        """rich exits 1 here (the failed-claims code); the CLI ends quietly with its own."""
+        raise BrokenPipeError
+
 
 def console(stream: IO[str], **options: Any) -> Console:
     return SafeConsole(file=raw(stream), **options)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Callable
 
@@ -32,6 +33,8 @@ class RichProgress:
         self.failed = 0
         self.done = 0
         self.planned = 1
+        self._watch: tuple[str, float] | None = None  # the arm being built, and since when
+        self._timer: threading.Timer | None = None
 
     def start(self, planned: int, done: int, budget: float | None) -> None:
         self.planned, self.done = max(1, planned), done
@@ -39,7 +42,36 @@ class RichProgress:
         if self.console.is_terminal:  # elsewhere the bar's last frame, cut at 80 columns, ended the log
             self.bar.start()
 
+    def preparing(self, job: Job) -> None:
+        """The live line says an arm is being prepared (its build may take minutes); where stderr is
+        not a terminal, a plain line says so once a build has taken a minute, and each minute after."""
+        self._building(None)
+        description = escape(one_line(f"building {job.arm.key} (its first process run follows)"))
+        self.bar.update(self.task, description=description)
+        if not self.console.is_terminal:
+            self._watch = (job.arm.key, self.clock())
+            self._timer = threading.Timer(QUIET_LINE_EVERY, self._still_building)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _still_building(self) -> None:
+        if self._watch is None:
+            return
+        key, since = self._watch
+        self.console.print(escape(one_line(f"versus: still building {key} after {(self.clock() - since) / 60:.0f} min")),
+                           highlight=False, soft_wrap=True)
+        self._timer = threading.Timer(QUIET_LINE_EVERY, self._still_building)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _building(self, watch: tuple[str, float] | None) -> None:
+        self._watch = watch
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
     def advance(self, job: Job, batch: Batch, run: ProcessRun, status: str) -> None:
+        self._building(None)
         self.done += 1
         if run.status == FAILED:
             self.failed += 1
@@ -60,5 +92,6 @@ class RichProgress:
                                soft_wrap=True)
 
     def stop(self) -> None:
+        self._building(None)
         if self.console.is_terminal:
             self.bar.stop()

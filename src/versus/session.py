@@ -139,7 +139,7 @@ def stored_experiments(session: dict[str, Any]) -> list[Experiment]:
     """The experiments exactly as the session ran them (never today's files)."""
     loaded = []
     for name, definition in session["definitions"].items():
-        folder = Path(definition.get("path", ""))
+        folder = Path(str(definition.get("path") or ""))
         try:
             experiment = experiments.from_raw(definition["raw"], folder, f"session {session['id']}: {name}",
                                               check_files=False)
@@ -162,6 +162,9 @@ def resume(store: Store, session_id: int | None, executor: Executor, progress: P
         # Its options, status and definitions came from a file: data to report, never a plan to run.
         raise UsageError(f"session {session['id']} was imported from {session['imported']}: an imported session "
                          "is never resumed, whatever its file says", "start a new one with `versus run EXPERIMENT`")
+    if session["unreadable"]:
+        raise UsageError(f"session {session['id']} cannot be resumed: {session['lacks']}",
+                         "report it with `versus report`; start a new one with `versus run`")
     if session["status"] == "complete":
         raise UsageError(f"session {session['id']} is already complete", "start a new one with `versus run`")
     if session["options"].get("import") or session["options"].get("selftest"):

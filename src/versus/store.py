@@ -19,8 +19,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
+from urllib.parse import quote
 
-from .errors import StoreError
+from .errors import StoreError, UsageError
 
 DEFAULT_DB = Path("versus-results") / "versus.db"
 
@@ -138,13 +139,21 @@ def _finite(value: Any) -> Any:
 
 
 class Store:
-    def __init__(self, path: Path, create: bool = True) -> None:
+    def __init__(self, path: Path, create: bool = True, readonly: bool = False) -> None:
+        """`readonly`: for the commands that only read (report, sessions, compare, export, a dry run):
+        nothing is written, so a database on a read-only file system or a full disk can be reported."""
         self.path = path
         self._lock_fd: int | None = None
         self._held = False
-        if not create and not path.exists():
+        if path.exists() and not path.is_file():
+            raise UsageError(f"--db {path} is not a file (a {_kind(path)})",
+                             "give --db the path of a results database, or of a file to create")
+        if (not create or readonly) and not path.exists():
             raise StoreError(f"there is no results database at {path}",
                              "run `versus run EXPERIMENT` first, or point --db at an existing one")
+        if readonly:
+            self.db = self._open_readonly()
+            return
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -157,6 +166,32 @@ class Store:
             self._migrate()
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the results database {path}: {error}", _hint_for(error)) from None
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        """`mode=ro`; where SQLite cannot make the WAL's index beside the file (a read-only file system,
+        a full disk), `immutable=1`, which is sound only without a WAL holding commits the file lacks."""
+        address = f"file:{quote(str(self.path.absolute()))}"
+        wal = self.path.with_name(self.path.name + "-wal")
+        error: sqlite3.Error | None = None
+        for mode in ("mode=ro", "immutable=1"):
+            if mode == "immutable=1" and wal.exists() and wal.stat().st_size > 0:
+                break
+            try:
+                db = sqlite3.connect(f"{address}?{mode}", uri=True, isolation_level=None, timeout=30)
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+            except sqlite3.Error as failed:
+                error = failed
+                continue
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path} has schema version {version}, newer than this versus ({SCHEMA_VERSION})",
+                                 "upgrade versus, or use another --db")
+            if version < SCHEMA_VERSION:  # once, to read it: the upgrade is a write, as a run would make
+                db.close()
+                Store(self.path).close()
+                return self._open_readonly()
+            return db
+        raise StoreError(f"cannot open the results database {self.path} to read it: {error}",
+                         _hint_for(error) if error else "")
 
     def _migrate(self) -> None:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
@@ -225,6 +260,26 @@ class Store:
         self._held = True
         self._mark_abandoned()
 
+    def in_use(self) -> bool:
+        """Whether a run (of another Store, or another process) holds the database now."""
+        if self._held:
+            return False
+        try:
+            if self._lock_fd is None:
+                self._lock_fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+            fcntl.flock(self._lock_fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        with contextlib.suppress(OSError):
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+        return False
+
+    def _status(self, stored: Any) -> str:
+        """A session that says it is running while no run holds the database was stopped uncleanly
+        (SIGKILL, a power cut): it is shown as interrupted, as the next run will mark it."""
+        status = str(stored)
+        return "interrupted" if status == "running" and not self.in_use() else status
+
     def release(self) -> None:
         if self._held and self._lock_fd is not None:
             with contextlib.suppress(OSError):
@@ -285,13 +340,17 @@ class Store:
             which = f"no session {session_id}" if session_id is not None else "no sessions yet"
             raise StoreError(f"{self.path} has {which}", "see `versus sessions`, or run `versus run EXPERIMENT`")
         session = dict(zip(self._SESSION, row))
+        unreadable = []
         for key in ("argv", "host", "options", "definitions", "plan", "versus"):
             try:
                 session[key] = json.loads(session[key])
-            except (TypeError, ValueError):
-                raise StoreError(f"session {session['id']} in {self.path} has an unreadable {key}",
-                                 "the database was edited or damaged; report other sessions") from None
-        return session
+            except (TypeError, ValueError, RecursionError):
+                session[key] = None
+            if not isinstance(session[key], list if key == "argv" else dict):
+                unreadable.append(key)
+                session[key] = [] if key == "argv" else {}
+        session["status"] = self._status(session["status"])
+        return _readable(session, unreadable)
 
     @_guarded
     def newest_run(self) -> int | None:
@@ -311,7 +370,9 @@ class Store:
             " (SELECT GROUP_CONCAT(DISTINCT experiment) FROM arms a WHERE a.session_id = s.id)"
             " FROM sessions s ORDER BY s.id").fetchall()
         keys = ("id", "created", "finished", "status", "argv", "imported", "arms", "runs", "failed", "experiments")
-        return [dict(zip(keys, row)) for row in rows]
+        return [{**entry, "created": _time(entry["created"]), "finished": _time(entry["finished"]),
+                 "status": self._status(entry["status"]), "experiments": str(entry["experiments"] or "")}
+                for entry in (dict(zip(keys, row)) for row in rows)]
 
     @_guarded
     def arms(self, session_id: int) -> list[dict[str, Any]]:
@@ -323,7 +384,14 @@ class Store:
         arms = [dict(zip(keys, r)) for r in rows]
         for arm in arms:
             for key in ("runtime_info", "params", "method"):
-                arm[key] = json.loads(arm[key])
+                arm[key] = _loads(arm[key])
+            info = arm["runtime_info"]
+            if not isinstance(info.get("flags", []), list):
+                info["flags"] = []
+            info["flags"] = [str(f) for f in info.get("flags", [])]
+            arm["params"] = {str(k): str(v) for k, v in arm["params"].items()}
+            for key in ("experiment", "experiment_path", "case", "runtime", "variant"):
+                arm[key] = str(arm[key])
         return arms
 
     # process runs ------------------------------------------------------------------------
@@ -435,6 +503,65 @@ class Store:
         return found
 
 
+def _kind(path: Path) -> str:
+    if path.is_dir():
+        return "folder"
+    if path.is_char_device() or path.is_block_device():
+        return "device"
+    if path.is_fifo():
+        return "FIFO"
+    return "socket" if path.is_socket() else "special file"
+
+
+LAST_TIME = 253370764800.0  # 9999-01-01 UTC: a date any time zone can show
+
+
+def _time(value: Any) -> float | None:
+    """A stored timestamp that a date can show, else None (shown as "?")."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) \
+            and 0 <= value <= LAST_TIME:
+        return float(value)
+    return None
+
+
+def _readable(session: dict[str, Any], unreadable: list[str]) -> dict[str, Any]:
+    """A stored session whose every value its readers can use, whatever the database holds (an
+    import of an older versus, a hand edit): a value of the wrong type or out of range is left out
+    and the session says what it lacks; `unreadable` names the parts that were, so it is not resumed."""
+    session["created"], session["finished"] = _time(session["created"]), _time(session["finished"])
+    session["status"], session["lacks"] = str(session["status"]), str(session["lacks"] or "")
+    session["imported"] = str(session["imported"] or "")
+    session["seed"] = session["seed"] if isinstance(session["seed"], int) else 0
+    session["argv"] = [str(a) for a in session["argv"]]
+    plan = session["plan"]
+    methods = plan.get("methods")
+    if "methods" in plan and not (isinstance(methods, dict) and all(
+            isinstance(m, dict) and _count(m.get("processes", 1)) for m in methods.values())):
+        unreadable.append("plan's methods")
+        plan["methods"] = {}
+    if "budget" in plan and plan["budget"] is not None and _count(plan["budget"], real=True) is None:
+        unreadable.append("plan's budget")
+        plan["budget"] = None
+    if not isinstance(plan.get("notes", []), list):
+        plan["notes"] = []
+    plan["notes"] = [str(n) for n in plan.get("notes", [])]
+    plan["stopped"] = str(plan.get("stopped") or "")
+    session["unreadable"] = unreadable
+    if unreadable:
+        said = f"its {', '.join(unreadable)} (unreadable in the database)"
+        session["lacks"] = f"{session['lacks']}; {said}" if session["lacks"] else said
+    return session
+
+
+def _count(value: Any, real: bool = False) -> float | None:
+    """A positive count (or, `real`, a non-negative finite number), else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float) if real else int):
+        return None
+    if not math.isfinite(value) or value < (0 if real else 1):
+        return None
+    return float(value)
+
+
 def _holder(fd: int) -> str:
     """Who holds the flock on this file, from /proc/locks (Linux): `pid N`."""
     info = os.fstat(fd)
@@ -453,6 +580,6 @@ def _holder(fd: int) -> str:
 def _loads(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
-    except ValueError:
+    except (TypeError, ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}

@@ -93,10 +93,7 @@ def _page(title: str, body: str) -> str:
             f"<script>{SCRIPT}</script></body></html>\n")
 
 
-def _when(timestamp: Any) -> str:
-    if not isinstance(timestamp, (int, float)) or not timestamp:
-        return "?"
-    return datetime.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
+_when = tables.when
 
 
 def _masthead(analysis: Analysis, experiments: list[str]) -> str:
