@@ -560,6 +560,6 @@ def test_the_live_line_says_an_arm_is_building():
         arm = Arm()
 
     progress = RichProgress(Console(file=io.StringIO()))
-    progress.preparing(Job())  # type: ignore[arg-type]
+    progress.preparing(Job())
     assert "building exp/case/java@17" in progress.bar.tasks[0].description
     progress.stop()
