@@ -563,3 +563,132 @@ def test_the_live_line_says_an_arm_is_building():
     progress.preparing(Job())
     assert "building exp/case/java@17" in progress.bar.tasks[0].description
     progress.stop()
+
+
+# --- 14 · a damaged cache entry is made again ---------------------------------------------------------------
+
+C_PROGRAM = '''#include "versus.h"
+static int job(versus_ctx *ctx, uint64_t inner) { return versus_check_u64(ctx, inner); }
+static const versus_case cases[] = {VERSUS_TIMED("job", job)};
+int main(void) { return versus_run(cases, sizeof cases / sizeof cases[0]); }
+'''
+
+
+def test_a_damaged_build_in_the_cache_is_built_again(tmp_path, db, capsys, monkeypatch):
+    """Regression: a truncated compiled C program in the cache failed every later run, with no hint,
+    and was never rebuilt."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("VERSUS_CACHE", str(cache))
+    folder = tmp_path / "cexp"
+    folder.mkdir()
+    (folder / "experiment.toml").write_text(BASE_TOML.replace('runtimes = ["cpython@3.11"]', 'runtimes = ["gcc"]')
+                                            .replace('python3 = "p.py"', 'c = "p.c"').replace("inner = 1", "inner = 10"))
+    (folder / "p.c").write_text(C_PROGRAM)
+    assert run(capsys, "run", str(folder), "--db", str(db))[0] == 0
+    binaries = [p for p in (cache / "c").rglob("p") if p.is_file()]
+    assert len(binaries) == 1
+    binaries[0].write_bytes(binaries[0].read_bytes()[:100])  # truncated
+    code, _, err = run(capsys, "run", str(folder), "--db", str(db))
+    assert code == 0, err
+
+
+def test_an_emptied_jython_lib_is_unpacked_again(tmp_path, monkeypatch):
+    """Regression: an emptied Jython `Lib` in the cache was used as it was, by every later run."""
+    import zipfile
+
+    from versus.runtimes.fetch import extract_lib
+
+    monkeypatch.setenv("VERSUS_CACHE", str(tmp_path / "cache"))
+    jar = tmp_path / "jython.jar"
+    with zipfile.ZipFile(jar, "w") as archive:
+        archive.writestr("Lib/os.py", "x = 1\n" * 100)
+        archive.writestr("Lib/encodings/utf_8.py", "y = 2\n")
+        archive.writestr("org/python/Main.class", "not Lib")
+    home = extract_lib(jar, "2.5.1")
+    assert (home / "Lib" / "os.py").stat().st_size == 600
+    for file in (home / "Lib").rglob("*.py"):
+        file.unlink()
+    assert extract_lib(jar, "2.5.1") == home and (home / "Lib" / "os.py").stat().st_size == 600
+    (home / "Lib" / "os.py").write_text("")
+    assert extract_lib(jar, "2.5.1") == home and (home / "Lib" / "os.py").stat().st_size == 600
+
+
+# --- 15 · imports are read within bounds ------------------------------------------------------------------------
+
+def test_an_import_is_read_within_bounds(tmp_path, db, capsys):
+    """Regression: a 4.2 MB gzip that expands to 4 GiB took 8.5 GB of memory, /dev/zero was read until
+    memory ran out, and a FIFO blocked forever."""
+    import os
+    import subprocess
+    import sys
+    import zlib
+
+    bomb = tmp_path / "bomb.json.gz"
+    with open(bomb, "wb") as out:
+        packer = zlib.compressobj(1, zlib.DEFLATED, 31)
+        block = b" " * (1 << 20)
+        for _ in range(320):  # 320 MiB of blanks in a few MB of gzip: more than the 256 MiB bound
+            out.write(packer.compress(block))
+        out.write(packer.flush())
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    for path, words in ((bomb, "expands to more than"), (Path("/dev/zero"), "not a regular file"),
+                        (fifo, "not a regular file")):
+        probe = ("import resource, sys\nfrom versus.cli import main\ncode = main(sys.argv[1:])\n"
+                 "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\nsys.exit(code)\n")
+        done = subprocess.run([sys.executable, "-c", probe, "import", str(path), "--db", str(db)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr, done.stderr
+        peak_kib = int(done.stderr.strip().split("\n")[-1])
+        assert peak_kib < 1 << 20, f"{path.name}: {peak_kib >> 10} MB"  # within the 256 MiB bound, plus Python
+
+
+# --- 16, 17 · a program's output and a command template cost bounded memory -------------------------------
+
+MEMORY_PROBE = ("import resource, sys\nfrom versus.cli import main\ncode = main(sys.argv[1:])\n"
+                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\nsys.exit(code)\n")
+
+
+def _peak_mb(tmp_path: Path, *argv: str) -> tuple[int, int, str]:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", MEMORY_PROBE, *argv], capture_output=True, text=True, timeout=300)
+    return done.returncode, int(done.stderr.strip().split("\n")[-1]) >> 10, done.stderr
+
+
+def test_a_line_without_a_newline_costs_disk_not_memory(tmp_path, db):
+    """Regression: a program line without a newline was read whole (1 GiB → 2.24 GB of harness memory),
+    against executor.py's promise that a gigabyte of output costs disk, not memory."""
+    folder = tmp_path / "long"
+    folder.mkdir()
+    (folder / "experiment.toml").write_text(BASE_TOML)
+    (folder / "p.py").write_text("import sys\nblock = 'x' * (1 << 20)\nfor _ in range(400):\n"
+                                 "    sys.stdout.write(block)\nsys.stdout.flush()\n")
+    code, peak, err = _peak_mb(tmp_path, "run", str(folder), "--db", str(db))
+    assert code == 4 and "Traceback" not in err, err
+    assert peak < 300, f"{peak} MB for a 400 MB line"
+
+
+def test_a_format_spec_in_a_command_template_is_refused_not_filled(tmp_path, db, capsys):
+    """Regression: `{runtime:>300000000}` in a command template took 4.8 GB (in a run, and in the
+    report of an imported document whose definition held it)."""
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    (folder / "p.py").write_text("")
+    (folder / "experiment.toml").write_text(BASE_TOML.replace('name = "job"', 'name = "job"\ndriver = "command"\n'
+                                                              'command = "{runtime:>300000000} -c pass"'))
+    code, peak, err = _peak_mb(tmp_path, "run", str(folder), "--db", str(db))
+    assert code == 2 and "is not a plain field" in err and peak < 300, (peak, err)
+    for template in ("{runtime.__class__}", "{runtime!r}", "{runtime[0]}"):
+        (folder / "experiment.toml").write_text(BASE_TOML.replace(
+            'name = "job"', f'name = "job"\ndriver = "command"\ncommand = "{template} -c pass"'))
+        code, _, err = run(capsys, "run", str(folder), "--db", str(db))
+        assert code == 2 and "is not a plain field" in err, err
+    doc = exported(tmp_path, capsys)
+    doc["definitions"]["claims"]["raw"]["cases"][0].update(driver="command", command="{runtime:>300000000} x")
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(doc))
+    assert run(capsys, "import", str(path), "--db", str(db))[0] == 0
+    code, peak, err = _peak_mb(tmp_path, "report", "--db", str(db), "--format", "json")
+    assert code == 0 and peak < 300, (peak, err)
