@@ -1,6 +1,7 @@
 """Plan: experiments × cases × runtimes (× swept parameters) → arms, and what is compared."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,8 +24,8 @@ class Arm:
     params: tuple[tuple[str, str], ...]
     variant: str = ""  # the swept parameters' values, e.g. "dataset=monaco"
 
-    @property
-    def id(self) -> identity.ArmId:
+    @functools.cached_property
+    def id(self) -> identity.ArmId:  # computed once: items and the scheduler ask for it often
         return identity.ArmId(self.experiment_name, self.case.name, self.variant, self.runtime.name)
 
     @property

@@ -468,10 +468,9 @@ class Store:
             " FROM process_runs p JOIN arms a ON a.id = p.arm_id WHERE a.session_id = ? ORDER BY p.id",
             (session_id,)).fetchall()
         samples: dict[int, list[tuple[int, int, int, bool]]] = {}
-        for run_id, idx, warmup, ns, inner in self.db.execute(
-                "SELECT s.process_run_id, s.idx, s.warmup, s.ns, s.inner FROM samples s JOIN process_runs p"
-                " ON p.id = s.process_run_id JOIN arms a ON a.id = p.arm_id WHERE a.session_id = ?", (session_id,)):
-            samples.setdefault(run_id, []).append((idx, ns, inner, bool(warmup)))
+        for run_id, _, _, _, _, _, _, _, _, _ in rows:  # one query per run: no join, no sort in Python
+            samples[run_id] = [(idx, ns, inner, warmup != 0) for idx, warmup, ns, inner in self.db.execute(
+                "SELECT idx, warmup, ns, inner FROM samples WHERE process_run_id = ? ORDER BY idx", (run_id,))]
         metrics: dict[int, list[tuple[str, float, str]]] = {}
         for run_id, name, value, unit in self.db.execute(
                 "SELECT m.process_run_id, m.name, m.value, m.unit FROM metrics m JOIN process_runs p"
@@ -484,7 +483,7 @@ class Store:
                 " ON p.id = c.process_run_id JOIN arms a ON a.id = p.arm_id WHERE a.session_id = ?"
                 " ORDER BY c.process_run_id, c.idx", (session_id,)):
             checks.setdefault(run_id, []).append((value, expected, bool(ok)))
-        return [StoredRun(rid, arm_id, rnd, status, reason, tail, _loads(hello), sorted(samples.get(rid, [])),
+        return [StoredRun(rid, arm_id, rnd, status, reason, tail, _loads(hello), samples.get(rid, []),
                           metrics.get(rid, []), wall, started, exit_code, checks.get(rid, []))
                 for rid, arm_id, rnd, status, reason, tail, hello, wall, started, exit_code in rows]
 

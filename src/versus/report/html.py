@@ -42,6 +42,7 @@ from .tables import Table
 
 HOOK = "report.py"  # experiments/<name>/report.py may define figures(doc) -> [(title, svg)]
 MANY_ARMS = 40  # an experiment with more arms shows its tables folded
+CHARTED_CLAIMS = 200  # claims with a chart of their own: each takes matplotlib ~50 ms (2,000 took minutes)
 FOLDED_ROWS = 12  # a longer list of unsettled arms is folded: the charts below show the same
 
 
@@ -150,10 +151,13 @@ def _claims(analysis: Analysis) -> str:
     if not analysis.claims:
         return ('<section id="claims"><h2>1 · Claims</h2><p>The experiments of this session state no claims, '
                 "or none of their arms ran.</p></section>")
+    ordered = _ordered(analysis.claims)
+    beyond = (f" The first {CHARTED_CLAIMS} claims have their chart; the other {len(ordered) - CHARTED_CLAIMS} "
+              "show their numbers in their tables.") if len(ordered) > CHARTED_CLAIMS else ""
     parts = ['<section id="claims"><h2>1 · Claims</h2><p class="lead">'
              "Each ratio is the first arm ÷ the second, with the interval that decided it at its level; "
-             "the green band is the claim's bound.</p>", _budget_note(analysis), _claim_overview(analysis)]
-    parts += [_claim_card(claim, index) for index, claim in _ordered(analysis.claims)]
+             f"the green band is the claim's bound.{_e(beyond)}</p>", _budget_note(analysis), _claim_overview(analysis)]
+    parts += [_claim_card(claim, index, charted=rank < CHARTED_CLAIMS) for rank, (index, claim) in enumerate(ordered)]
     return "".join(parts) + "</section>"
 
 
@@ -220,13 +224,13 @@ def _pill(verdict: str) -> str:
     return f'<span class="pill {_verdict_class(word)}">{_e(word)}</span>{detail}'
 
 
-def _claim_card(claim: ClaimResult, index: int) -> str:
+def _claim_card(claim: ClaimResult, index: int, charted: bool = True) -> str:
     spec = claim.claim
     what = (f"metric {spec.metric}" if spec.metric else "time per iteration")
     ratio = f"ratio of {what}, first arm ÷ second" if spec.denominator is not None else f"{spec.metric or 'value'}"
     source = f'<p class="source">Source: {_e(spec.source)}</p>' if spec.source else ""
     quote = f"<blockquote>{_e(spec.quote)}</blockquote>" if spec.quote else ""
-    chart = _forest(claim) if claim.instances else f'<p class="note">{_e(claim.note)}</p>'
+    chart = (_forest(claim) if charted else "") if claim.instances else f'<p class="note">{_e(claim.note)}</p>'
     return (f'<article class="claim {_verdict_class(claim.verdict)}" id="{_claim_anchor(claim, index)}">'
             f'<div class="claim-head">{_pill(claim.verdict)}<code class="claim-id">{_e(spec.id)}</code>'
             f'<span class="experiment-name">{_e(claim.experiment)}</span></div>'
