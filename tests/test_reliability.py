@@ -789,3 +789,140 @@ def test_a_huge_finite_claim_bound_still_gets_its_page(tmp_path, db, capsys):
     page = tmp_path / "page.html"
     code, _, err = run(capsys, "report", "--db", str(db), "--html", str(page))
     assert code == 0 and page.read_text().count("<svg") >= 2, err
+
+
+# --- 19, 26 · an experiment.toml that cannot be read says why --------------------------------------------
+
+def _toml_case(tmp_path: Path, name: str, content: bytes) -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "experiment.toml").write_bytes(content)
+    (folder / "p.py").write_text("")
+    return folder
+
+
+@pytest.mark.parametrize("name,content,words", [
+    ("arrays", b"[params]\nx = " + b"[" * 5000 + b"]" * 5000 + b"\n", "nested"),
+    ("tables", b"[params]\nx = " + b"{a = " * 3000 + b"1" + b"}" * 3000 + b"\n", "nested"),
+    ("bom", b"\xef\xbb\xbf" + BASE_TOML.encode(), "byte-order mark"),
+    ("utf16", BASE_TOML.encode("utf-16"), "UTF-16"),
+    ("latin1", BASE_TOML.replace('name = "job"', 'name = "caf\u00e9"').encode("latin-1"), "not UTF-8"),
+])
+def test_an_experiment_toml_that_cannot_be_read_names_the_real_problem(name, content, words, tmp_path, db, capsys):
+    """Regression: deeply nested TOML ended in a RecursionError (exit 3); a BOM, UTF-16 or Latin-1 file
+    got a hint about TOML syntax or permissions."""
+    code, _, err = run(capsys, "run", str(_toml_case(tmp_path, name, content)), "--db", str(db), "--dry-run")
+    assert code == 2 and words in err and "hint:" in err and "permissions" not in err, err
+
+
+def test_a_db_that_is_not_a_file_is_named_so(tmp_path, capsys):
+    """Regression: `--db /dev/null` got a hint about permissions or disk space."""
+    for argv in (["run", str(FIXTURES / "claims")], ["report"], ["sessions"]):
+        code, _, err = run(capsys, *argv, "--db", "/dev/null")
+        assert code == 2 and "is not a file (a device)" in err, err
+
+
+# --- 21, 23, 24, 25 · arguments ----------------------------------------------------------------------------
+
+def test_a_session_number_beyond_any_database_is_no_such_session(db, capsys):
+    """Regression: `versus report 99999999999999999999` (and export, compare, --resume N) ended in an
+    OverflowError."""
+    assert main(["run", str(FIXTURES / "claims"), "--db", str(db), "--processes", "1"]) == 0
+    huge = "99999999999999999999"
+    for argv in (["report", huge], ["export", huge, "-o", str(db.parent / "x.json")], ["compare", huge, "1"],
+                 ["run", "--resume", huge]):
+        code, _, err = run(capsys, *argv, "--db", str(db))
+        assert code in (2, 3) and f"no session {huge}" in err, (argv, err)
+
+
+def test_a_sweep_that_names_a_value_twice_is_refused(tmp_path, db, capsys):
+    """Regression: `n = [5, 5, 5]`, `[1, "1", 1.0]` and `--param n=5,5` made arms with one key, compared
+    against each other."""
+    folder = tmp_path / "sweep"
+    folder.mkdir()
+    (folder / "p.py").write_text("")
+    for values in ("[5, 5, 5]", '[1, "1", 1.0]', '[true, "true"]'):
+        (folder / "experiment.toml").write_text(BASE_TOML.replace("[params]", f"[params]\nn = {values}"))
+        code, _, err = run(capsys, "run", str(folder), "--db", str(db), "--dry-run")
+        assert code == 2 and "more than once" in err, (values, err)
+    (folder / "experiment.toml").write_text(BASE_TOML.replace("[params]", "[params]\nn = 1"))
+    code, _, err = run(capsys, "run", str(folder), "--db", str(db), "--dry-run", "--param", "n=5,5")
+    assert code == 2 and "more than once" in err, err
+
+
+def test_a_budget_too_short_to_run_anything_is_refused(tmp_path, db, capsys):
+    """Regression: `--budget 0.0001` ran nothing and exited 4 ("no successful process run") though
+    nothing failed; `0s` was refused but `1e-300` accepted."""
+    for budget in ("0.0001", "1e-300", "0.5s"):
+        code, _, err = run(capsys, "run", str(FIXTURES / "claims"), "--db", str(db), "--budget", budget)
+        assert code == 2 and "too short to run anything" in err, (budget, err)
+
+
+def test_a_case_with_a_comma_can_be_selected_and_a_flag_is_named_once(tmp_path, db, capsys):
+    """Regression: a case named `a,b` could not be selected with --cases; `java@17+int+int` was taken for
+    another runtime."""
+    folder = tmp_path / "comma"
+    folder.mkdir()
+    (folder / "experiment.toml").write_text(BASE_TOML.replace('name = "job"', 'name = "a,b"') + '[[cases]]\nname = "c"\n')
+    (folder / "p.py").write_text("import versus_helper as vh\nvh.run({'a,b': vh.timed(lambda n: None), "
+                                 "'c': vh.timed(lambda n: None)})\n")
+    code, out, err = run(capsys, "run", str(folder), "--db", str(db), "--cases", "a,b", "--format", "json")
+    assert code == 0, err
+    assert [a["case"] for a in json.loads(out)["arms"]] == ["a,b"]
+    code, _, err = run(capsys, "run", str(folder), "--db", str(db), "--runtimes", "cpython@3.11+nope+nope", "--dry-run")
+    assert code == 2 and "twice" in err, err
+    code, _, err = run(capsys, "runtimes", "fetch", "java@17+int+int")
+    assert code == 2 and "+int twice" in err, err
+
+
+def test_a_dry_run_of_a_resume_plans_the_session_resumed(tmp_path, db, capsys, monkeypatch):
+    """Regression: `run --resume --dry-run` planned every experiment instead of the session it would resume."""
+    from versus import runner
+
+    real = runner.run_one
+    calls = {"n": 0}
+
+    def interrupted(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_one", interrupted)
+    assert main(["run", str(FIXTURES / "claims"), "--db", str(db), "--processes", "2"]) == 130
+    monkeypatch.setattr(runner, "run_one", real)
+    capsys.readouterr()
+    code, out, err = run(capsys, "run", "--resume", "--dry-run", "--db", str(db))
+    assert code == 0, err
+    assert "session 1 (interrupted) has 2 process runs stored" in out and "2 arms" in out
+    assert "synchronization" not in out
+
+
+# --- 27 · labels and glyphs ---------------------------------------------------------------------------------
+
+def test_a_claims_rows_over_a_sweep_say_their_swept_value():
+    """Regression: in a 2,000-arm page, 1,000 claim-chart rows carried the same label."""
+    from types import SimpleNamespace
+
+    from versus.arms import ArmId
+    from versus.report.html import _instance_label
+
+    def arm(runtime: str, variant: str) -> SimpleNamespace:
+        identity = ArmId("e", "job", variant, runtime)
+        return SimpleNamespace(id=identity, label=identity.label)
+
+    labels = {_instance_label(SimpleNamespace(numerator=arm("pypy@3.9", f"n={n}"),
+                                               denominator=arm("cpython@3.11", f"n={n}"))) for n in range(50)}
+    assert len(labels) == 50
+
+
+def test_an_emoji_in_a_name_draws_without_a_warning():
+    """Regression: an emoji in a name printed matplotlib's missing-glyph warning with its source lines."""
+    import warnings
+
+    from versus.report import figures
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        figures.points([figures.Panel("case \U0001f600", [figures.Estimate("arm \U0001f680", 1.0, 0.9, 1.1)])])
+    assert not [w for w in caught if "Glyph" in str(w.message)]

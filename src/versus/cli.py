@@ -33,6 +33,7 @@ from .store import DEFAULT_DB, Store
 EXIT_INCOMPLETE = 4
 EXIT_INTERNAL = 3
 EXIT_PIPE = 141  # as a shell reports a process that SIGPIPE ended
+MIN_BUDGET = 1.0  # seconds: a budget shorter runs nothing
 
 
 class _Parser(argparse.ArgumentParser):
@@ -283,6 +284,9 @@ def parse_duration(text: str) -> float:
         seconds = sum(float(match[k] or 0) * f for k, f in (("h", 3600), ("m", 60), ("s", 1)))
     if not math.isfinite(seconds) or seconds <= 0 or seconds > 30 * 86400:
         raise UsageError(f"--budget {text!r} must be a positive duration of at most 30 days", "e.g. --budget 30m")
+    if seconds < MIN_BUDGET:  # 0s was refused and 1e-300 accepted, then ran nothing and exited 4
+        raise UsageError(f"--budget {text!r} is less than {MIN_BUDGET:g} s, too short to run anything",
+                         "e.g. --budget 30m; without --budget every arm runs its processes")
     return seconds
 
 
@@ -301,7 +305,11 @@ def _options(args: argparse.Namespace) -> Any:
         if not sep or not name:
             raise UsageError(f"bad --param {item!r}", "write --param NAME=VALUE or NAME=V1,V2 for a sweep")
         # A comma makes a sweep, as a list in experiment.toml does.
-        params[name.lower()] = value.split(",") if "," in value else value
+        values = value.split(",")
+        again = next((v for v in values if values.count(v) > 1), None)
+        if again is not None:
+            raise UsageError(f"--param {item!r} names {again!r} more than once", "each value makes one arm: name it once")
+        params[name.lower()] = values if "," in value else value
     method = {k: getattr(args, k) for k in ("processes", "warmup", "samples", "inner", "timeout")
               if getattr(args, k) is not None}
     try:
@@ -327,6 +335,9 @@ def _run(args: argparse.Namespace) -> int:
     from .executor import SubprocessExecutor
     from .progress import RichProgress
 
+    if args.dry_run and args.resume is not None:  # the session that would be resumed, not every experiment
+        print(session.resume_dry_run(Store(args.db, readonly=True), None if args.resume < 0 else args.resume))
+        return 0
     if args.dry_run:
         options = _options(args)
         store = Store(args.db, readonly=True) if args.db.exists() else None
@@ -403,15 +414,27 @@ def _report(args: argparse.Namespace, store: Store | None = None, write_files: b
     else:
         terminal.render(analysis, sys.stdout, str(folder / "report.md") if write_files else "")
     failing = [c.claim.id for c in analysis.claims if c.verdict == "does not hold"]
-    empty = [a.key for a in analysis.arms if a.ok_runs == 0]
-    if empty and write_files:
-        shown = ", ".join(empty[:5]) + (f" and {len(empty) - 5} more" if len(empty) > 5 else "")
-        print(f"versus: {len(empty)} arm{'s' if len(empty) > 1 else ''} had no successful process run: {shown}",
-              file=sys.stderr)
+    empty = [a.key for a in analysis.arms if a.ok_runs == 0 and a.processes]
+    unrun = [a.key for a in analysis.arms if not a.processes]
+    if (empty or unrun) and write_files:
+        if empty:
+            print(f"versus: {_arms(empty)} had no successful process run: {_shown(empty)}", file=sys.stderr)
+        if unrun:  # nothing failed: the budget (or an interruption) ended the session before their turn
+            print(f"versus: {_arms(unrun)} did not run: {analysis.stopped or 'the session ended first'}: {_shown(unrun)}",
+                  file=sys.stderr)
+            print("  hint: give a larger --budget, or run without one (every arm runs its processes)", file=sys.stderr)
         return EXIT_INCOMPLETE
     if getattr(args, "fail_on_claims", False) and failing:
         raise ClaimsFailed(f"claims that do not hold: {', '.join(failing)}", "see the claims table above")
     return 0
+
+
+def _arms(keys: list[str]) -> str:
+    return f"{len(keys)} arm{'s' if len(keys) > 1 else ''}"
+
+
+def _shown(keys: list[str]) -> str:
+    return ", ".join(keys[:5]) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
 
 
 def _write_reports(folder: Path, analysis: Any, doc: Any) -> None:

@@ -26,6 +26,35 @@ from .errors import UsageError, VersusError
 _LINK_HINT = "remove the link or move it aside: versus never writes through a symbolic link beside its database"
 
 
+def deeper_than(value: object, limit: int) -> bool:
+    """Whether parsed data (JSON, TOML) nests lists and tables more than `limit` deep. Iterative, so
+    that no depth exhausts the stack; code that walks the data recursively later is safe within it."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        if depth >= limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def text_of(data: bytes, path: Path, what: str) -> str:
+    """UTF-8 text, or an error that names what the bytes are instead (a BOM, UTF-16, another encoding)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise UsageError(f"{path} starts with a byte-order mark", f"save the {what} as UTF-8 without a BOM")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(data) > 1 and data.count(b"\0") > len(data) // 4):
+        raise UsageError(f"{path} is UTF-16 text, not UTF-8", f"save the {what} as UTF-8")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise UsageError(f"{path} is not UTF-8 text: byte 0x{data[error.start]:02x} on line {line} (Latin-1 or "
+                         "another encoding?)", f"save the {what} as UTF-8") from None
+
+
 def real_folder(folder: Path) -> None:
     """Make `folder` (and its parents) unless it exists; refuse it when it is a symbolic link."""
     try:

@@ -146,11 +146,23 @@ def _needs_program(experiment: Experiment, case: Case) -> bool:
 def _cases(experiment: Experiment, names: list[str] | None) -> list[Case]:
     if not names:
         return experiment.cases
-    cases = [experiment.case(name) for name in names if name in {c.name for c in experiment.cases}]
+    known = {c.name for c in experiment.cases}
+    cases = [experiment.case(name) for name in rejoined(names, known) if name in known]
     if not cases:
         raise UsageError(f"none of the cases {', '.join(names)} is in {experiment.name}",
                          "its cases are: " + ", ".join(c.name for c in experiment.cases))
     return cases
+
+
+def rejoined(names: list[str], known: set[str]) -> list[str]:
+    """`--cases a,b,c` split at its commas, with the pieces joined again where together they name a
+    case: a case may be called `a,b` (the longest name that fits wins)."""
+    out, index = [], 0
+    while index < len(names):
+        end = next((e for e in range(len(names), index + 1, -1) if ",".join(names[index:e]) in known), index + 1)
+        out.append(",".join(names[index:end]))
+        index = end
+    return out
 
 
 def sweep(params: dict[str, str | list[str]]) -> list[tuple[str, tuple[tuple[str, str], ...]]]:

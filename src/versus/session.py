@@ -152,6 +152,27 @@ def stored_experiments(session: dict[str, Any]) -> list[Experiment]:
 
 def resume(store: Store, session_id: int | None, executor: Executor, progress: Progress | None = None) -> int:
     store.acquire()
+    session = resumable(store, session_id)
+    options = _options_of(session)
+    loaded = stored_experiments(session)
+    for experiment in loaded:
+        _warn_if_changed(experiment, session["id"])
+    plan = plan_of(options, loaded)
+    stored = store.arms(session["id"])
+    if [a.key for a in plan.arms] != [ArmId(a["experiment"], a["case"], a["variant"], a["runtime"]).key for a in stored]:
+        raise UsageError(f"session {session['id']} cannot be resumed: the runtimes found here differ from its plan",
+                         "start a new session with `versus run`")
+    jobs = [Job(arm, row_["id"], plan.methods[arm.experiment_name], row_["inner"]) for arm, row_ in zip(plan.arms, stored)]
+    observations, done = _observed(store, session["id"], stored, Rule.of(session["plan"]))
+    spent = _spent(store, session["id"], session["created"])
+    budget = Budget(None if options.budget is None else max(0.0, options.budget - spent))
+    store.finish_session(session["id"], "running")
+    _run(store, session["id"], plan, jobs, session["seed"], executor, progress, budget, done, observations)
+    return int(session["id"])
+
+
+def resumable(store: Store, session_id: int | None) -> dict[str, Any]:
+    """The session `--resume [N]` means, when it can be resumed; else a UsageError that says why."""
     if session_id is None:  # the newest session run here: an imported one is never a default
         session_id = store.newest_run()
         if session_id is None:
@@ -173,22 +194,24 @@ def resume(store: Store, session_id: int | None, executor: Executor, progress: P
     if not session["definitions"]:
         raise UsageError(f"session {session['id']} predates stored definitions and cannot be resumed",
                          "start a new one with `versus run`")
-    options = Options(**{k: v for k, v in session["options"].items() if k in Options.__dataclass_fields__})
-    loaded = stored_experiments(session)
-    for experiment in loaded:
-        _warn_if_changed(experiment, session["id"])
-    plan = plan_of(options, loaded)
-    stored = store.arms(session["id"])
-    if [a.key for a in plan.arms] != [ArmId(a["experiment"], a["case"], a["variant"], a["runtime"]).key for a in stored]:
-        raise UsageError(f"session {session['id']} cannot be resumed: the runtimes found here differ from its plan",
-                         "start a new session with `versus run`")
-    jobs = [Job(arm, row_["id"], plan.methods[arm.experiment_name], row_["inner"]) for arm, row_ in zip(plan.arms, stored)]
-    observations, done = _observed(store, session["id"], stored, Rule.of(session["plan"]))
-    spent = _spent(store, session["id"], session["created"])
-    budget = Budget(None if options.budget is None else max(0.0, options.budget - spent))
-    store.finish_session(session["id"], "running")
-    _run(store, session["id"], plan, jobs, session["seed"], executor, progress, budget, done, observations)
-    return int(session["id"])
+    return session
+
+
+def _options_of(session: dict[str, Any]) -> Options:
+    try:
+        return Options(**{k: v for k, v in session["options"].items() if k in Options.__dataclass_fields__})
+    except TypeError:  # an option it needs is not stored
+        raise UsageError(f"session {session['id']} stored no complete options and cannot be resumed",
+                         "start a new one with `versus run`") from None
+
+
+def resume_dry_run(store: Store, session_id: int | None) -> str:
+    """`versus run --resume [N] --dry-run`: the plan of the session that would be resumed, not a new one."""
+    session = resumable(store, session_id)
+    stored = len(store.runs(session["id"]))
+    return (f"versus run --resume {session['id']} (dry run): session {session['id']} ({session['status']}) has "
+            f"{stored} process runs stored and goes on with its own plan:\n"
+            + dry_run(store, _options_of(session), stored_experiments(session)))
 
 
 def _warn_if_changed(experiment: Experiment, session_id: int) -> None:
@@ -197,7 +220,7 @@ def _warn_if_changed(experiment: Experiment, session_id: int) -> None:
         import tomllib
 
         today = tomllib.loads(file.read_text())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return
     if today != experiment.raw:
         print(f"versus: note: {file} changed since session {session_id} started; resuming with the definition "
@@ -249,9 +272,9 @@ def _record_stop(store: Store, session_id: int, reason: str) -> None:
         pass
 
 
-def dry_run(store: Store | None, options: Options) -> str:
+def dry_run(store: Store | None, options: Options, loaded: list[Experiment] | None = None) -> str:
     """The plan, and how long it would take judging by the stored history of the same arms."""
-    plan = plan_of(options, fetch=False)
+    plan = plan_of(options, loaded, fetch=False)
     history = store.history([(a.experiment_name, a.case.name, a.variant, a.runtime.name) for a in plan.arms]) if store else {}
     lines = [f"versus run (dry run): {len(plan.arms)} arms in {len(plan.groups)} groups, "
              f"{len(plan.items)} comparisons and claim pairs"]

@@ -216,7 +216,7 @@ class Store:
                 try:
                     definitions[experiment] = {"raw": tomllib.loads(file.read_text()), "path": folder,
                                                "commit": "", "note": "read from disk when the database moved to schema 3"}
-                except (OSError, ValueError):
+                except (OSError, ValueError, RecursionError):
                     missing.append(experiment)
             lacks = (f"the definitions of {', '.join(missing)} (claims, baselines): their folders were gone when "
                      "this database moved to schema 3") if missing else ""
@@ -333,6 +333,8 @@ class Store:
 
     @_guarded
     def session(self, session_id: int | None = None) -> dict[str, Any]:
+        if session_id is not None and not 0 <= session_id < 1 << 63:  # beyond SQLite's integers: none such
+            raise StoreError(f"{self.path} has no session {session_id}", "see `versus sessions`")
         query = f"SELECT {', '.join(self._SESSION)} FROM sessions"
         row = (self.db.execute(query + " WHERE id = ?", (session_id,)).fetchone() if session_id is not None
                else self.db.execute(query + " ORDER BY id DESC LIMIT 1").fetchone())

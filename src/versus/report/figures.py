@@ -12,6 +12,7 @@ import io
 import itertools
 import math
 import re
+import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -60,7 +61,10 @@ LABEL_CHARS = 56  # longer row labels are cut (the tables beside the chart say t
 def style(math: bool = False) -> Iterator[None]:
     """The report's matplotlib settings. The experiments' own charts (report.py hooks) get them with
     math on: their log axes label ticks as mathtext, and their strings are their own."""
-    with matplotlib.rc_context(cast(Any, {**_STYLE, "text.parse_math": math})):  # matplotlib types its keys as literals
+    with matplotlib.rc_context(cast(Any, {**_STYLE, "text.parse_math": math})), warnings.catch_warnings():
+        # A glyph DejaVu Sans lacks (an emoji in a name) is the page's fonts' to draw: the SVG keeps text
+        # as text. matplotlib warned on stderr, with its source lines, for each.
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from", category=UserWarning)
         yield
 
 

@@ -243,8 +243,8 @@ def _instance_label(judged: Judged) -> str:
     top, bottom = judged.numerator, judged.denominator
     if bottom is None:
         return f"{top.id.runtime} {top.label}"
-    if top.label == bottom.label:
-        return f"{top.id.runtime} ÷ {bottom.id.runtime}"
+    if top.label == bottom.label:  # the swept values too: a claim over a sweep has a row per value
+        return f"{top.id.runtime} ÷ {bottom.id.runtime}" + (f" [{top.id.variant}]" if top.id.variant else "")
     if top.id.runtime == bottom.id.runtime:
         return f"{top.id.runtime}: {top.label} ÷ {bottom.label}"
     return tables.instance_what(judged)
