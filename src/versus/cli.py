@@ -306,7 +306,7 @@ def _options(args: argparse.Namespace) -> Any:
             raise UsageError(f"bad --param {item!r}", "write --param NAME=VALUE or NAME=V1,V2 for a sweep")
         # A comma makes a sweep, as a list in experiment.toml does.
         values = value.split(",")
-        again = next((v for v in values if values.count(v) > 1), None)
+        again = next((v for i, v in enumerate(values) if v in values[:i]), None) if len(set(values)) < len(values) else None
         if again is not None:
             raise UsageError(f"--param {item!r} names {again!r} more than once", "each value makes one arm: name it once")
         params[name.lower()] = values if "," in value else value

@@ -202,10 +202,11 @@ class Experiment:
 def _once(name: str, value: object) -> None:
     """A sweep names each value once: `[5, 5]` or `[1, "1"]` made arms of one key, compared with each other."""
     if isinstance(value, list):
-        texts = [_text(v) for v in value]
-        again = next((t for t in texts if texts.count(t) > 1), None)
-        if again is not None:
-            raise ValueError(f"parameter {name} sweeps the value {again!r} more than once: each value makes one arm")
+        seen: set[str] = set()
+        for text in map(_text, value):
+            if text in seen:
+                raise ValueError(f"parameter {name} sweeps the value {text!r} more than once: each value makes one arm")
+            seen.add(text)
 
 
 def _text(value: Scalar) -> str:
