@@ -139,7 +139,7 @@ def stored_experiments(session: dict[str, Any]) -> list[Experiment]:
     """The experiments exactly as the session ran them (never today's files)."""
     loaded = []
     for name, definition in session["definitions"].items():
-        folder = Path(definition.get("path", ""))
+        folder = Path(str(definition.get("path") or ""))
         try:
             experiment = experiments.from_raw(definition["raw"], folder, f"session {session['id']}: {name}",
                                               check_files=False)
@@ -152,16 +152,8 @@ def stored_experiments(session: dict[str, Any]) -> list[Experiment]:
 
 def resume(store: Store, session_id: int | None, executor: Executor, progress: Progress | None = None) -> int:
     store.acquire()
-    session = store.session(session_id)
-    if session["status"] == "complete":
-        raise UsageError(f"session {session['id']} is already complete", "start a new one with `versus run`")
-    if session["options"].get("import") or session["options"].get("selftest"):
-        raise UsageError(f"session {session['id']} was imported or is a selftest: there is nothing to resume",
-                         "start a new one with `versus run`")
-    if not session["definitions"]:
-        raise UsageError(f"session {session['id']} predates stored definitions and cannot be resumed",
-                         "start a new one with `versus run`")
-    options = Options(**{k: v for k, v in session["options"].items() if k in Options.__dataclass_fields__})
+    session = resumable(store, session_id)
+    options = _options_of(session)
     loaded = stored_experiments(session)
     for experiment in loaded:
         _warn_if_changed(experiment, session["id"])
@@ -179,13 +171,56 @@ def resume(store: Store, session_id: int | None, executor: Executor, progress: P
     return int(session["id"])
 
 
+def resumable(store: Store, session_id: int | None) -> dict[str, Any]:
+    """The session `--resume [N]` means, when it can be resumed; else a UsageError that says why."""
+    if session_id is None:  # the newest session run here: an imported one is never a default
+        session_id = store.newest_run()
+        if session_id is None:
+            raise UsageError(f"{store.path} has no session that was run here to resume (imported sessions are "
+                             "history, never resumed)", "start a new one with `versus run EXPERIMENT`")
+    session = store.session(session_id)
+    if session["imported"]:
+        # Its options, status and definitions came from a file: data to report, never a plan to run.
+        raise UsageError(f"session {session['id']} was imported from {session['imported']}: an imported session "
+                         "is never resumed, whatever its file says", "start a new one with `versus run EXPERIMENT`")
+    if session["unreadable"]:
+        raise UsageError(f"session {session['id']} cannot be resumed: {session['lacks']}",
+                         "report it with `versus report`; start a new one with `versus run`")
+    if session["status"] == "complete":
+        raise UsageError(f"session {session['id']} is already complete", "start a new one with `versus run`")
+    if session["options"].get("import") or session["options"].get("selftest"):
+        raise UsageError(f"session {session['id']} was imported or is a selftest: there is nothing to resume",
+                         "start a new one with `versus run`")
+    if not session["definitions"]:
+        raise UsageError(f"session {session['id']} predates stored definitions and cannot be resumed",
+                         "start a new one with `versus run`")
+    return session
+
+
+def _options_of(session: dict[str, Any]) -> Options:
+    try:
+        return Options(**{k: v for k, v in session["options"].items() if k in Options.__dataclass_fields__})
+    except TypeError:  # an option it needs is not stored
+        raise UsageError(f"session {session['id']} stored no complete options and cannot be resumed",
+                         "start a new one with `versus run`") from None
+
+
+def resume_dry_run(store: Store, session_id: int | None) -> str:
+    """`versus run --resume [N] --dry-run`: the plan of the session that would be resumed, not a new one."""
+    session = resumable(store, session_id)
+    stored = len(store.runs(session["id"]))
+    return (f"versus run --resume {session['id']} (dry run): session {session['id']} ({session['status']}) has "
+            f"{stored} process runs stored and goes on with its own plan:\n"
+            + dry_run(store, _options_of(session), stored_experiments(session)))
+
+
 def _warn_if_changed(experiment: Experiment, session_id: int) -> None:
     file = experiment.path / "experiment.toml"
     try:
         import tomllib
 
         today = tomllib.loads(file.read_text())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return
     if today != experiment.raw:
         print(f"versus: note: {file} changed since session {session_id} started; resuming with the definition "
@@ -237,9 +272,9 @@ def _record_stop(store: Store, session_id: int, reason: str) -> None:
         pass
 
 
-def dry_run(store: Store | None, options: Options) -> str:
+def dry_run(store: Store | None, options: Options, loaded: list[Experiment] | None = None) -> str:
     """The plan, and how long it would take judging by the stored history of the same arms."""
-    plan = plan_of(options, fetch=False)
+    plan = plan_of(options, loaded, fetch=False)
     history = store.history([(a.experiment_name, a.case.name, a.variant, a.runtime.name) for a in plan.arms]) if store else {}
     lines = [f"versus run (dry run): {len(plan.arms)} arms in {len(plan.groups)} groups, "
              f"{len(plan.items)} comparisons and claim pairs"]
