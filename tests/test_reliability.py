@@ -645,8 +645,11 @@ def test_an_import_is_read_within_bounds(tmp_path, db, capsys):
 
 # --- 16, 17 · a program's output and a command template cost bounded memory -------------------------------
 
-MEMORY_PROBE = ("import resource, sys\nfrom versus.cli import main\ncode = main(sys.argv[1:])\n"
-                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\nsys.exit(code)\n")
+# VmHWM, not getrusage's ru_maxrss: Linux carries ru_maxrss across exec from the forking process, so
+# a probe started from a pytest of 386 MB measured 386 MB whatever it did (CI, 2026-11-27).
+MEMORY_PROBE = ("import re, sys\nfrom versus.cli import main\ncode = main(sys.argv[1:])\n"
+                "status = open('/proc/self/status').read()\n"
+                "print(re.search(r'VmHWM:\\s*(\\d+)', status).group(1), file=sys.stderr)\nsys.exit(code)\n")
 
 
 def _peak_mb(tmp_path: Path, *argv: str) -> tuple[int, int, str]:
