@@ -415,9 +415,9 @@ def test_feasibility_pools_the_runs_and_finds_the_look_that_decides(tmp_path, ca
     build(tmp_path / "1.db", raw, {("a", OLD): ratio_runs(one, 2.0), ("b", OLD): flat(10, 1.0)}, budget=60)
     build(tmp_path / "2.db", raw, {("a", OLD): ratio_runs(two, 2.0), ("b", OLD): flat(10, 1.0)}, budget=60)
     logs = [math.log(stored_value(1000 * r) / 1000) for r in one + two]
-    center = sum(logs) / 20  # 20 rounds pooled: 10% trimmed (2 off each end) leaves the ± halves whole
+    center = sum(logs) / 20  # 20 rounds pooled: 20% trimmed (4 off each end) leaves the ± halves whole
     residuals = [u - center for u in logs]  # each run's own mean is the centre too
-    spread = sample_sd([r * math.sqrt(10 / 9) for r in residuals]) / (1 - 4 / 20)
+    spread = sample_sd([r * math.sqrt(10 / 9) for r in residuals]) / (1 - 8 / 20)
     looks = [n for n in CURRENT.looks if n >= 3]
     tail = 0.05 / len(looks)  # the rule's uniform spending, one claim pair in the family
     expected = next(n for n in looks if center - student.ppf(1 - tail, df_of(n)) * max(spread, 0.2 if n < 10 else 0)
