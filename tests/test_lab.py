@@ -642,3 +642,13 @@ def test_a_reader_that_goes_away_ends_the_lab_quietly(tmp_path):
         os.close(write_end)
     assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
     assert done.returncode == 141
+
+
+def test_across_says_when_the_runs_were_judged_by_different_rules(tmp_path, capsys):
+    paths = three_runs(tmp_path)
+    code, out, _ = run_lab(capsys, "across", *paths)
+    assert code == 0 and "different rules" not in out  # run 2 names no rule: its session's stored one is today's
+    doc = json.loads(Path(paths[1]).read_text())
+    doc["rule"] = CURRENT.replace(floor=0.0).to_dict()
+    code, out, _ = run_lab(capsys, "across", paths[0], write(tmp_path / "other.json", doc))
+    assert code == 0 and "judged by different rules" in out

@@ -167,6 +167,7 @@ class Across:
     runs: int
     verdicts: dict[tuple[str, str], list[str]]  # claim → its verdict in each run ("-": not in that run)
     deciding: list[tuple[Deciding, float | None]]  # each deciding interval, with its pair's pooled estimate
+    rules_differ: bool = False  # the runs were judged by different rules (the pooled estimate takes run 1's)
 
     @property
     def flips(self) -> list[tuple[str, str]]:
@@ -191,10 +192,12 @@ def across(paths: list[Path]) -> Across:
     units_of: dict[tuple[str, str], list[float]] = {}
     scale_of: dict[tuple[str, str], str] = {}
     deciding: list[tuple[Deciding, tuple[str, str]]] = []
-    rule = None
+    rule: Rule | None = None
+    differ = False
     for index, (path, doc) in enumerate(zip(paths, docs), 1):
         try:
             own = rule_of(doc)
+            differ = differ or (rule is not None and own != rule)
             rule = rule or own
             arms = {arm["key"]: arm for arm in doc["arms"]}
             plan = (doc.get("session") or {}).get("plan") or {}
@@ -226,7 +229,7 @@ def across(paths: list[Path]) -> Across:
             continue
         center = stats.trimmed_location(pooled_units, rule=rule).center
         pooled[pair] = math.exp(center) if scale_of[pair] == "log" else center
-    return Across(len(docs), verdicts, [(d, pooled.get(pair)) for d, pair in deciding])
+    return Across(len(docs), verdicts, [(d, pooled.get(pair)) for d, pair in deciding], differ)
 
 
 def render_across(result: Across) -> str:
@@ -240,6 +243,8 @@ def render_across(result: Across) -> str:
     lines.append(f"{len(result.verdicts)} claims over {result.runs} runs: decided in at least one {some}, in all {every}, "
                  f"in none {none}; holds in one run and does not hold in another: {len(flips)}")
     contained = result.contained
+    if result.rules_differ:
+        lines.append("the runs were judged by different rules: each pair's pooled estimate is the trimmed mean at run 1's")
     if contained:
         share = sum(contained) / len(contained)
         lines.append(f"deciding intervals that contain the estimate pooled over the runs: {sum(contained)} of "

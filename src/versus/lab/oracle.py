@@ -158,7 +158,8 @@ def _pairs(analysis: Analysis, rule: Rule) -> list[Pair]:
             name = f"{claim.experiment} {claim.claim.id}"
             found = pair_rounds(judged, start_of(plan, item.experiment, rule), rule)
             if found is None or len(found.units) < rule.first_look and not (found.exact and len(found.units) >= 2):
-                note = "no ratio (a value ≤ 0)" if found is None else f"{len(found.units)} rounds: too few for a truth"
+                note = "no ratio (a value ≤ 0)" if found is None else \
+                    f"{len(found.units)} round{'s' if len(found.units) != 1 else ''} analysed: too few for a truth"
                 out.append(Pair(name, label, arms, 0 if found is None else len(found.units), None, 0.0, None, False,
                                 judged.decision, note))
                 continue
@@ -189,9 +190,12 @@ def render(result: Oracle) -> str:
               "and the total with every arm's first rounds"]
     total = result.first
     chosen = set(result.chosen)
+    untold = {p.claim for p in result.pairs if p.note}
     for rank, (claim, cost) in enumerate(result.order, 1):
         if math.isinf(cost):
-            lines.append(f"{rank:3d} {claim}: no fixed-size test decides it; the run: {result.verdicts[claim]}")
+            why = ("too few rounds for a truth" if claim in untold else
+                   "its truth sits on its bound: no fixed-size test decides it")
+            lines.append(f"{rank:3d} {claim}: {why}; the run: {result.verdicts[claim]}")
             continue
         total += cost
         mark = "" if claim in chosen else "  (beyond the budget)"
