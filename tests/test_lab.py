@@ -539,8 +539,9 @@ def test_calibration_counts_each_scenario_s_wrong_verdicts_under_the_rule(capsys
     name, trials = "one arm noisier", 150
     scenario = simulate.SCENARIOS[name]
     rows = simulate.ratios(np.random.default_rng(sum(map(ord, name))), scenario.noise, trials, 200)
-    wrong = sum(stats.sequential(list(r), stats.Comparison(CURRENT.delta), 0.05 / 2, 3).verdict in ("faster", "slower")
-                for r in rows)
+    verdicts = [stats.sequential(list(r), stats.Comparison(CURRENT.delta), 0.05 / 2, 3).verdict for r in rows]
+    wrong = sum(v in ("faster", "slower") for v in verdicts)
+    decided = sum(v.decided for v in verdicts)
     code, out, _ = run_lab(capsys, "calibration", "--trials", str(trials), "--scenario", name)
     assert code == 0
     cells = next(line for line in out.splitlines() if line.startswith(name + " |")).split(" | ")
@@ -548,7 +549,7 @@ def test_calibration_counts_each_scenario_s_wrong_verdicts_under_the_rule(capsys
     low, high = re.match(r"[\d.]+% \[([\d.]+)%, ([\d.]+)%\]", cells[3]).groups()  # type: ignore[union-attr]
     if wrong == 0:  # Clopper–Pearson's upper end with no success: 1 − (2.5%)^(1/trials)
         assert float(low) == 0 and float(high) == pytest.approx(100 * (1 - 0.025 ** (1 / trials)), abs=0.006)
-    assert cells[4] == ("yes" if wrong / trials <= 0.025 else "NO")
+    assert cells[4] == ("yes" if wrong / trials <= 0.025 else "NO") and cells[5] == f"{decided / trials:.0%}"
 
 
 def test_calibration_under_another_rule_shows_the_two_state_hole(capsys):

@@ -6,6 +6,7 @@ whose truth lies exactly on its bound (≥) called "does not hold". Each trial i
 of `items` (α/items each, as `tests/test_calibration.py` takes 2), from `start` rounds up to `rounds`,
 seeded by the scenario's name as the test seeds it, so that `--trials 3000` prints the test's counts.
 Scenarios marked "limit" are the rule's documented limits (docs/method.md), not calibrated cases.
+"decided": the share of trials with any verdict but inconclusive (an A/A pair called the same, mostly).
 """
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def calibration(trials: int, items: int, start: int, rounds: int, names: list[st
     lines = [f"{rule.describe()}", f"{trials} trials per scenario, each an item of a family of {items} (α = {alpha:.2%} "
              f"each), from {start} rounds up to {rounds}; wrong: A/A called faster or slower, a truth on its bound "
              "called \"does not hold\"",
-             "scenario | kind | wrong | rate [95% interval] | ≤ α | median rounds of decisions"]
+             "scenario | kind | wrong | rate [95% interval] | ≤ α | decided | median rounds of decisions"]
     for scenario in (simulate.SCENARIOS[n] for n in names) if names else simulate.SCENARIOS.values():
         counts = scenario.counts(trials, seed=seed_of(scenario.name), items=items, rule=rule, start=start, rounds=rounds)
         wrong = scenario.wrong(counts)
@@ -44,5 +45,5 @@ def calibration(trials: int, items: int, start: int, rounds: int, names: list[st
             verdict += " (a limit)"
         median = f"{statistics.median(counts.rounds):.0f}" if counts.rounds else "–"
         lines.append(f"{scenario.name} | {scenario.kind} | {wrong} | {wrong / trials:.2%} [{low:.2%}, {high:.2%}] | "
-                     f"{verdict} | {median}")
+                     f"{verdict} | {len(counts.rounds) / trials:.0%} | {median}")
     return "\n".join(lines)
