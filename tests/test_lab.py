@@ -653,3 +653,14 @@ def test_across_says_when_the_runs_were_judged_by_different_rules(tmp_path, caps
     doc["rule"] = CURRENT.replace(floor=0.0).to_dict()
     code, out, _ = run_lab(capsys, "across", paths[0], write(tmp_path / "other.json", doc))
     assert code == 0 and "judged by different rules" in out
+
+
+def test_values_under_the_noise_model_sets_the_median_against_the_fastest_sample(capsys):
+    code, out, _ = run_lab(capsys, "values", "--model", "--trials", "40")
+    assert code == 0
+    rows = [line.split(" | ") for line in out.splitlines() if re.match(r"0\.\d\d \| (median|min) \|", line)]
+    assert [(r[0], r[1]) for r in rows] == [(e, v) for e in ("0.10", "0.15", "0.25") for v in ("median", "min")]
+    # spells within a process reach the median of 5 samples once they catch 3: at 0.25 a sample, often
+    spread = {(r[0], r[1]): float(r[2]) for r in rows}
+    assert spread[("0.25", "min")] < spread[("0.25", "median")]
+    assert all(re.fullmatch(r"\d+ of 40", r[3]) and re.fullmatch(r"\d+|-", r[5]) for r in rows)

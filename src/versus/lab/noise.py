@@ -248,7 +248,7 @@ def model(rule: Rule = CURRENT, trials: int = 2000) -> str:
             noise_ = simulate.Noise(spell=math.log(1.8), spell_enter=0.0, sample_spell_enter=enter, value=value)
             aa = simulate.calibrate(1.0, 3, trials, 200, seed=5, noise=noise_, rule=rule)
             planted = simulate.calibrate(1.03, 3, trials, 200, seed=1005, noise=noise_, rule=rule)
-            rounds = statistics.median(planted.rounds) if planted.rounds else "-"
+            rounds = f"{statistics.median(planted.rounds):.0f}" if planted.rounds else "-"
             lines.append(f"{enter:.2f} | {value} | {simulate.model_spread(noise_, rule=rule):.4f} | "
                          f"{aa.count('faster', 'slower')} of {trials} | {planted.rate('slower'):.1%} | {rounds}")
     return "\n".join(lines)
