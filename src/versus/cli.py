@@ -104,6 +104,8 @@ def _parser() -> argparse.ArgumentParser:
     selftest.add_argument("--simulate", action="store_true", help="the seeded simulation of this VM's noise instead")
     selftest.add_argument("--db", type=Path, default=None, help="where to keep its runs (default: a temp file)")
     sub.add_parser("schema", help="every experiment.toml key, as Markdown (docs/experiment-toml.md)")
+    from .lab import register as lab  # the analyses behind the method: versus lab …
+    lab(sub)
     return parser
 
 
@@ -536,6 +538,12 @@ def _selftest(args: argparse.Namespace) -> int:
     return run_selftest(args.seconds, args.db, args.trials, args.start, rounds)
 
 
+def _lab(args: argparse.Namespace) -> int:
+    from .lab import run
+
+    return run(args)
+
+
 def _schema(args: argparse.Namespace) -> int:
     from .schema_doc import markdown
 
@@ -544,4 +552,5 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"list": _list, "runtimes": _runtimes, "run": _run, "report": _report, "sessions": _sessions,
-             "compare": _compare, "import": _import, "export": _export, "selftest": _selftest, "schema": _schema}
+             "compare": _compare, "import": _import, "export": _export, "selftest": _selftest, "schema": _schema,
+             "lab": _lab}
