@@ -19,10 +19,15 @@ from . import __version__
 from . import experiment as experiments
 from . import rule as rules
 from .errors import ClaimsFailed, UsageError, VersusError
-from .store import DEFAULT_DB, Store
+from .store import DEFAULT_DB, Store, Target, parse_target
+from .store.postgres import shown
 
 EXIT_INCOMPLETE = 4
 EXIT_INTERNAL = 3
+# How long a coordinator or a worker keeps reconnecting to a PostgreSQL database that went away (a
+# restart): long enough for an administrator's restart or a failover, short enough to end a lost cause.
+PATIENCE = 3600.0
+DB_HELP = f"results database: a SQLite file (default {DEFAULT_DB}) or postgresql://USER:PASSWORD@HOST/DATABASE"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -59,6 +64,10 @@ def _parser() -> argparse.ArgumentParser:
                           "and claim is decided or the time is spent")
     run.add_argument("--dry-run", action="store_true", help="print the plan and its estimated duration; run nothing")
     run.add_argument("--resume", nargs="?", const=-1, type=int, metavar="SESSION", help="finish an interrupted session")
+    run.add_argument("--more", nargs="?", const=-1, type=int, metavar="SESSION",
+                     help="go on with a finished session: more rounds under its design within --budget, refused where "
+                          "its programs or runtimes changed; with EXPERIMENTS and no SESSION, the newest session of "
+                          "the same experiments and options, or a new one")
     run.add_argument("--seed", type=int, help="seed of the run order (stored with the session)")
     run.add_argument("--fail-on-claims", action="store_true", help="exit 1 when a claim does not hold")
     _output_options(run)
@@ -69,17 +78,17 @@ def _parser() -> argparse.ArgumentParser:
                              '"The rule"); e.g. --rule value=median --rule floor=0')
     _output_options(report)
     sessions = sub.add_parser("sessions", help="the sessions of a database")
-    sessions.add_argument("--db", type=Path, default=DEFAULT_DB)
+    sessions.add_argument("--db", type=parse_target, default=DEFAULT_DB, help=DB_HELP)
     compare = sub.add_parser("compare", help="compare two stored sessions arm by arm")
     compare.add_argument("session_a", type=int)
     compare.add_argument("session_b", type=int)
-    compare.add_argument("--db", type=Path, default=DEFAULT_DB)
+    compare.add_argument("--db", type=parse_target, default=DEFAULT_DB, help=DB_HELP)
     imports = sub.add_parser("import", help="a versus, JMH, hyperfine or pyperf JSON file as a new session")
     imports.add_argument("file", type=Path)
-    imports.add_argument("--db", type=Path, default=DEFAULT_DB)
+    imports.add_argument("--db", type=parse_target, default=DEFAULT_DB, help=DB_HELP)
     export = sub.add_parser("export", help="a stored session as versus JSON or pyperf JSON (.json or .json.gz)")
     export.add_argument("session", nargs="?", type=int)
-    export.add_argument("--db", type=Path, default=DEFAULT_DB)
+    export.add_argument("--db", type=parse_target, default=DEFAULT_DB, help=DB_HELP)
     export.add_argument("--to", choices=["versus", "pyperf"], default="versus")
     export.add_argument("-o", "--output", type=Path, required=True, help="file to write")
     selftest = sub.add_parser("selftest", help="the decision rule on this machine: A/A and planted 3%% changes")
@@ -91,13 +100,24 @@ def _parser() -> argparse.ArgumentParser:
                           help="rounds per comparison at most, the first processes included (default 200: make run's cap "
                                "per item, and the noise model's)")
     selftest.add_argument("--simulate", action="store_true", help="the seeded simulation of this VM's noise instead")
-    selftest.add_argument("--db", type=Path, default=None, help="where to keep its runs (default: a temp file)")
+    selftest.add_argument("--db", type=parse_target, default=None,
+                          help="where to keep its runs (default: a temp file); on postgresql://…, its workers run them")
     sub.add_parser("schema", help="every experiment.toml key, as Markdown (docs/experiment-toml.md)")
+    worker = sub.add_parser("worker", help="run the rounds of sessions that a PostgreSQL database hands out (docs/fleet.md)")
+    worker.add_argument("--db", type=parse_target, required=True, metavar="postgresql://…", help=DB_HELP)
+    worker.add_argument("--name", help="this host's name in the reports (default: its hostname); one per host")
+    worker.add_argument("--idle-exit", type=float, metavar="SECONDS",
+                        help="stop after this long without work (default: serve until stopped)")
+    db = sub.add_parser("db", help="a whole results database: copy it between SQLite and PostgreSQL")
+    db_commands = db.add_subparsers(dest="db_command", required=True, parser_class=_Parser)
+    copy = db_commands.add_parser("copy", help="every session of SRC into a new, empty DST, numbers kept")
+    copy.add_argument("source", type=parse_target, metavar="SRC", help="a SQLite file or a postgresql:// URL")
+    copy.add_argument("target", type=parse_target, metavar="DST", help="a SQLite file or a postgresql:// URL")
     return parser
 
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"results database (default {DEFAULT_DB})")
+    parser.add_argument("--db", type=parse_target, default=DEFAULT_DB, help=DB_HELP)
     parser.add_argument("--format", choices=["table", "markdown", "json"], default="table")
     parser.add_argument("--html", type=Path, metavar="FILE", help="also write the report as one HTML page")
 
@@ -126,8 +146,13 @@ def main(argv: list[str] | None = None) -> int:
         return int(_COMMANDS[args.command](args) or 0)
     except KeyboardInterrupt:
         db = getattr(args, "db", None)
+        shown_db = shown(db) if isinstance(db, str) else db  # never a password
+        if args.command == "worker":
+            print("versus: worker stopped; every process run it finished is stored, and the round it was running "
+                  "went back to its coordinator", file=sys.stderr)
+            return 130
         print("versus: interrupted; every finished process run is stored. Continue with: versus run --resume"
-              + (f" --db {db}" if db else ""), file=sys.stderr)
+              + (f" --db {shown_db}" if db else ""), file=sys.stderr)
         return 130
     except VersusError as error:
         return _error(error)
@@ -255,10 +280,27 @@ def _options(args: argparse.Namespace) -> Any:
                    parse_duration(args.budget) if args.budget else None, args.baseline)
 
 
-def report_folder(db: Path, session_id: int) -> Path:
-    """Reports of a session live beside its database, named after both: two databases never share one."""
+def report_folder(db: Target, session_id: int) -> Path:
+    """Reports of a session live beside its database, named after both: two databases never share one.
+    A PostgreSQL database's go to versus-results/ here, named after the database."""
+    if isinstance(db, str):
+        return DEFAULT_DB.parent / f"{_database_name(db)}-session-{session_id}"
     stem = "" if db.name == DEFAULT_DB.name else f"{db.stem}-"
     return db.parent / f"{stem}session-{session_id}"
+
+
+def _database_name(url: str) -> str:
+    """The database of a postgresql:// URL, as a file name: `lab` of postgresql://u@host:5432/lab?x=y."""
+    tail = url.split("://", 1)[-1].split("?", 1)[0]
+    name = tail.split("/", 1)[1] if "/" in tail else ""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "postgres"
+
+
+def _index_path(db: Target) -> Path:
+    if isinstance(db, str):
+        return DEFAULT_DB.parent / f"{_database_name(db)}-index.html"
+    stem = "" if db.name == DEFAULT_DB.name else f"{db.stem}-"
+    return db.parent / f"{stem}index.html"
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -268,7 +310,7 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.dry_run:
         options = _options(args)
-        store = Store(args.db) if args.db.exists() else None
+        store = Store(args.db) if isinstance(args.db, str) or args.db.exists() else None
         print(session.dry_run(store, options))
         if store is not None and options.budget is not None:
             from .outlook import beyond_budget
@@ -277,16 +319,25 @@ def _run(args: argparse.Namespace) -> int:
                                       options.budget):
                 print(line)
         return 0
+    if args.resume is not None and args.more is not None:
+        raise UsageError("--resume and --more cannot go together",
+                         "--resume finishes an interrupted session; --more goes on with a finished one")
+    budget = parse_duration(args.budget) if args.budget else None
     if args.resume is not None:
-        store = Store(args.db, create=False)
+        store = Store(args.db, create=False, patience=PATIENCE)
         session_id = session.resume(store, None if args.resume < 0 else args.resume, SubprocessExecutor(), RichProgress())
+    elif args.more is not None and (args.more >= 0 or not args.experiments):
+        store = Store(args.db, create=False, patience=PATIENCE)
+        session_id = session.more(store, None if args.more < 0 else args.more, SubprocessExecutor(), RichProgress(),
+                                  budget)
     else:
         options = _options(args)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         if not 0 <= seed <= session.MAX_SEED:
             raise UsageError(f"--seed {seed} is out of range", f"give a seed from 0 to {session.MAX_SEED}")
-        store = Store(args.db)
-        session_id = session.start(store, options, seed, SubprocessExecutor(), RichProgress())
+        store = Store(args.db, patience=PATIENCE)
+        begin = session.continue_or_start if args.more is not None else session.start
+        session_id = begin(store, options, seed, SubprocessExecutor(), RichProgress())
     args.session = session_id
     return _report(args, store, write_files=True)
 
@@ -354,13 +405,12 @@ def _write_html(target: Path, analysis: Any, doc: Any) -> None:
     html.write(target, analysis, doc)
 
 
-def _write_index(store: Store, db: Path) -> None:
+def _write_index(store: Store, db: Target) -> None:
     """`versus-results/index.html`: every session of the database, each linking its own page."""
     from .report import html
 
     listed = [{**entry, "folder": report_folder(db, entry["id"]).name} for entry in store.sessions()]
-    stem = "" if db.name == DEFAULT_DB.name else f"{db.stem}-"
-    html.write_index(db.parent / f"{stem}index.html", listed)
+    html.write_index(_index_path(db), listed)
 
 
 def _sessions(args: argparse.Namespace) -> int:
@@ -369,7 +419,7 @@ def _sessions(args: argparse.Namespace) -> int:
     store = Store(args.db, create=False)
     rows = store.sessions()
     if not rows:
-        print(f"{args.db} has no sessions yet")
+        print(f"{store.name} has no sessions yet")
         return 0
     for entry in rows:
         when = datetime.datetime.fromtimestamp(entry["created"]).strftime("%Y-%m-%d %H:%M")
@@ -425,5 +475,41 @@ def _schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _worker(args: argparse.Namespace) -> int:
+    import signal
+
+    from .executor import SubprocessExecutor
+    from .fleet.worker import Worker
+    from .host import host_name
+
+    if not isinstance(args.db, str):
+        raise UsageError(f"--db {args.db} is a SQLite file: workers share sessions only through PostgreSQL",
+                         "give --db postgresql://USER:PASSWORD@HOST/DATABASE, the database the coordinator runs on")
+    if args.idle_exit is not None and not (math.isfinite(args.idle_exit) and args.idle_exit > 0):
+        raise UsageError(f"--idle-exit {args.idle_exit:g} must be a positive number of seconds", "e.g. --idle-exit 600")
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # SIGTERM stops a worker as Ctrl-C does: its round goes back at once
+
+    signal.signal(signal.SIGTERM, stop)
+    store = Store(args.db, patience=PATIENCE)
+    return Worker(store, args.name or host_name(), SubprocessExecutor()).serve(args.idle_exit)
+
+
+def _db(args: argparse.Namespace) -> int:
+    from .store.copy import copy_lab
+
+    source = Store(args.source, create=False)
+    target = Store(args.target)
+    copied = copy_lab(source, target)
+    runs = copied.rows.get("process_runs", 0)
+    print(f"versus: copied {copied.rows.get('sessions', 0)} sessions ({runs} process runs, "
+          f"{copied.rows.get('samples', 0)} samples) from {source.name} to {target.name}"
+          + (f"; {copied.nul} texts held NUL characters, which PostgreSQL cannot store: they became U+FFFD"
+             if copied.nul else ""), file=sys.stderr)
+    return 0
+
+
 _COMMANDS = {"list": _list, "runtimes": _runtimes, "run": _run, "report": _report, "sessions": _sessions,
-             "compare": _compare, "import": _import, "export": _export, "selftest": _selftest, "schema": _schema}
+             "compare": _compare, "import": _import, "export": _export, "selftest": _selftest, "schema": _schema,
+             "worker": _worker, "db": _db}

@@ -18,7 +18,7 @@ from .ingest import pyperf
 from .protocol import SampleRecord
 from .report.document import FORMAT, VERSION, document, dumps
 from .session import row
-from .store import Store
+from .store import Leg, Store
 
 _SCALE = 1000  # imported values are ns per iteration: stored as ns per 1000 iterations
 
@@ -77,13 +77,21 @@ def _insert_versus(store: Store, data: dict[str, Any]) -> int:
                                 [(str(n), float(v), str(u)) for n, v, u in run.get("metrics") or []],
                                 dict(run.get("hello") or {}), str(run.get("log_tail", "")), int(run.get("wall_ns") or 0),
                                 run.get("exit_code"), float(run.get("started") or 0.0))
-            store.insert_run(arm_id, int(run["round"]), stored)
+            store.insert_run(arm_id, int(run["round"]), stored, str(run.get("host") or ""), int(run.get("leg") or 0))
+    for leg in data.get("legs") or []:  # the legs and hosts of a session that ran in several, as recorded
+        finished, budget = leg.get("finished"), leg.get("budget")
+        store.add_leg(session, Leg(int(leg["number"]), str(leg["kind"]), float(leg["started"]),
+                                   None if finished is None else float(finished), [str(a) for a in leg.get("argv") or []],
+                                   str(leg.get("host") or ""), None if budget is None else float(budget),
+                                   str(leg.get("stopped") or ""), dict(leg.get("versus") or {})))
+    for name, details in (data.get("hosts") or {}).items():
+        store.add_host(session, str(name), dict(details), {})
     store.finish_session(session, str(meta.get("status") or "complete") if meta.get("status") in
                          ("complete", "interrupted") else "complete")
     created = meta.get("created")
     if isinstance(created, (int, float)):
-        store.db.execute("UPDATE sessions SET created = ?, finished = ? WHERE id = ?",
-                         (created, meta.get("finished"), session))
+        finished = meta.get("finished")
+        store.restamp(session, float(created), float(finished) if isinstance(finished, (int, float)) else None)
     return session
 
 

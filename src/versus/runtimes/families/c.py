@@ -3,6 +3,7 @@
 (`gcc@12.2.0`, `clang@14.0.6`), the program family `c`."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -41,7 +42,7 @@ class _Compiler(Family):
             return binary
         binary.parent.mkdir(parents=True, exist_ok=True)
         flags = [*CFLAGS, "-I", str(context.helpers / "c"), *[f"-I{folder}" for folder in includes]]
-        partial = binary.with_suffix(".partial")
+        partial = binary.with_name(f"{binary.name}.{os.getpid()}.partial")  # two workers of one host may build at once
         run_build([str(runtime.executable), *flags, "-o", str(partial), str(program), "-lm"], context,
                   f"{runtime.name} of {program}", "fix the compile error in the program above")
         partial.replace(binary)
