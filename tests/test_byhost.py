@@ -13,7 +13,7 @@ from versus.items import Item
 from versus.plan import make_plan
 from versus.protocol import SampleRecord
 from versus.report import document, tables
-from versus.session import _plan_record, arm_row, definitions_of
+from versus.session import Options, arm_row, definitions_of, plan_record
 from versus.store import Store
 
 ALPHA = 0.05
@@ -74,12 +74,13 @@ def _two_hosts(tmp_path) -> tuple[Store, int]:
     store = Store(tmp_path / "v.db")
     experiment = load(FIXTURES / "claims")
     plan = make_plan([experiment], None, None, False, {"processes": 6, "inner": 100})
-    session = store.new_session(1, [], {"hostname": "a"}, {}, definitions_of(plan), _plan_record(plan, _Options()), {})
+    session = store.new_session(1, [], {"hostname": "a"}, {}, definitions_of(plan),
+                                plan_record(plan, Options([str(FIXTURES / "claims")], budget=60.0)), {})
     method = plan.methods["claims"]
     arms = [store.add_arm(session, i, arm_row(arm, method.model_dump())) for i, arm in enumerate(plan.arms)]
     slow = [a.case.name for a in plan.arms].index("slow")
     rng = random.Random(5)
-    for round_ in range(12):
+    for round_ in range(24):  # 12 rounds a host: from 10 on, the rule trusts a host's own spread
         host, ratio = ("a", 4.0) if round_ % 2 else ("b", 7.0)  # 4×: within [3, 5] on a; 7× beyond it on b
         for index, arm in enumerate(arms):
             ns = 100 * (ratio if index == slow else 1.0) * (1 + rng.uniform(-0.01, 0.01))
@@ -113,9 +114,6 @@ def test_a_claim_that_holds_on_one_host_and_not_on_another_is_reported_so(tmp_pa
     assert other.hosts is not None and other.hosts.differ and not other.hosts.disagree
 
 
-class _Options:
-    budget = None
-
 
 def test_a_session_of_several_hosts_exports_and_imports_with_its_hosts_and_legs(tmp_path, capsys):
     from versus.cli import main
@@ -130,5 +128,5 @@ def test_a_session_of_several_hosts_exports_and_imports_with_its_hosts_and_legs(
         main(["report", "1", "--db", database, "--format", "markdown"])
         reports.append(capsys.readouterr().out)
     assert reports[0] == reports[1]
-    assert "hosts: 2, each a block of the paired rounds (b (cpu of b, 2 cores, 12 process runs); a (cpu of a" in reports[0]
+    assert "hosts: 2, each a block of the paired rounds (b (cpu of b, 2 cores, 24 process runs); a (cpu of a" in reports[0]
     assert "estimates per host" in reports[0] and "hosts disagree" in reports[0]

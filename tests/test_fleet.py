@@ -188,17 +188,18 @@ def test_postgresql_restarted_and_the_coordinator_killed_mid_session_lose_nothin
 def test_two_coordinators_share_a_database_and_its_workers(pg_server, pg_url, tmp_path):
     first, second = tmp_path / "first.log", tmp_path / "second.log"
     with workers(pg_server, _dbname(pg_url), ["host-a", "host-b"], tmp_path):
-        one = _coordinator(pg_url, "--processes", "5", "--seed", "1", log=first)
-        two = _coordinator(pg_url, "--processes", "5", "--seed", "2", log=second)
+        one = _coordinator(pg_url, "--processes", "8", "--seed", "1", *LONG, log=first)
+        two = _coordinator(pg_url, "--processes", "5", "--seed", "2", *LONG, log=second)
         _wait_for(pg_url, "SELECT DISTINCT a.session_id FROM process_runs p JOIN arms a ON a.id = p.arm_id",
                   lambda rows: len(rows) == 2, what="runs of both sessions")
         held = _versus("run", "--resume", "1", "--db", pg_url, cwd=tmp_path)  # one coordinator a session at a time
+        assert one.poll() is None, "session 1 ended before a second coordinator could be refused"
         docs = [_done(one, first), _done(two, second)]
     assert held.returncode == 3 and "is being run by another coordinator" in held.stderr, held.stderr
     assert sorted(d["session"]["id"] for d in docs) == [1, 2]
-    for session in (1, 2):
+    for session, processes in ((1, 8), (2, 5)):
         runs = _runs(pg_url, session)
-        assert len(runs) == 10 and {s for _, _, s, _ in runs} == {"ok"}
+        assert len(runs) == 2 * processes and {s for _, _, s, _ in runs} == {"ok"}
 
 
 def test_a_worker_measures_in_silence(pg_server, pg_url, tmp_path):

@@ -41,6 +41,9 @@ def _versus(capsys, *args: str) -> Done:
     return Done(code, out, err)
 
 
+SLOW = ["--inner", "500000"]
+
+
 def _legs(db: Path) -> list[tuple[int, int, str]]:
     with sqlite3.connect(db) as connection:
         return connection.execute("SELECT session_id, number, kind FROM legs ORDER BY id").fetchall()
@@ -54,8 +57,9 @@ def _runs(db: Path) -> list[tuple[int, int, int, str]]:
 
 def test_more_goes_on_with_a_finished_session_and_refuses_changed_programs(tmp_path, capsys):
     folder, db = _experiment(tmp_path), tmp_path / "lab.db"
-    # a budget that ends the first leg before its claims are decided (a verdict needs 10 rounds here)
-    first = _versus(capsys, "run", str(folder), "--budget", "4s", "--seed", "1", "--db", str(db), "--format", "json")
+    # processes of most of a second, and a budget that ends the first leg long before the 10 rounds a
+    # verdict needs here (the rule trusts a spread from 10 rounds on)
+    first = _versus(capsys, "run", str(folder), *SLOW, "--budget", "2s", "--seed", "1", "--db", str(db), "--format", "json")
     assert first.returncode in (0, 4), first.stderr  # 4: the budget ended before an arm ran at all
     before = _runs(db)
     assert {leg for _, leg, _, _ in before} <= {1}
@@ -70,7 +74,7 @@ def test_more_goes_on_with_a_finished_session_and_refuses_changed_programs(tmp_p
     assert {c["id"]: c["verdict"] for c in doc["claims"]} == {"four-times": "holds", "ten-times": "does not hold"}
     assert "legs: 2" in _versus(capsys, "report", "1", "--db", str(db)).stdout
 
-    again = _versus(capsys, "run", str(folder), "--budget", "1s", "--db", str(db), "--more")  # as make run does
+    again = _versus(capsys, "run", str(folder), *SLOW, "--budget", "1s", "--db", str(db), "--more")  # as make run does
     assert again.returncode == 0, again.stderr
     assert _legs(db) == [(1, 1, "start"), (1, 2, "more"), (1, 3, "more")] and {s for s, _, _, _ in _runs(db)} == {1}
 
@@ -82,7 +86,7 @@ def test_more_goes_on_with_a_finished_session_and_refuses_changed_programs(tmp_p
     assert "hint: evidence of changed programs is never pooled" in refused.stderr
     assert len(_legs(db)) == 3  # nothing ran
 
-    fresh = _versus(capsys, "run", str(folder), "--budget", "30s", "--db", str(db), "--more")
+    fresh = _versus(capsys, "run", str(folder), *SLOW, "--budget", "60s", "--db", str(db), "--more")
     assert fresh.returncode == 0, fresh.stderr
     assert "a new session starts" in fresh.stderr and {s for s, _, _, _ in _runs(db)} == {1, 2}
 

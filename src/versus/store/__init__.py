@@ -147,6 +147,13 @@ class Store:
     def postgres(self) -> bool:
         return isinstance(self.backend, PostgresBackend)
 
+    @property
+    def path(self) -> Path:
+        """The SQLite file (a PostgreSQL store has none: `name` says where it is)."""
+        if isinstance(self.backend, SQLiteBackend):
+            return self.backend.path
+        raise StoreError(f"{self.name} is a PostgreSQL database, not a file", "use a SQLite --db for this")
+
     def _upgrade_sessions(self) -> None:
         """Sessions from before schema 3 kept no definitions: read them from disk once, now, and say so;
         where the folder is gone, record what the session lacks."""
