@@ -130,3 +130,6 @@ def test_a_session_of_several_hosts_exports_and_imports_with_its_hosts_and_legs(
     assert reports[0] == reports[1]
     assert "hosts: 2, each a block of the paired rounds (b (cpu of b, 2 cores, 24 process runs); a (cpu of a" in reports[0]
     assert "estimates per host" in reports[0] and "hosts disagree" in reports[0]
+    page = tmp_path / "report.html"
+    assert main(["report", "1", "--db", str(other), "--html", str(page)]) == 0
+    assert "<h3>Hosts</h3>" in page.read_text() and "estimates per host" in page.read_text()
