@@ -9,7 +9,8 @@ workers pinned to CPUs with taskset, and one versus command run against it; then
 
 Each CPU of --cpus gets one worker (`versus worker --name cpuN`, pinned to it). The command gets
 `--db` of the server's database. Printed: the load average before and after, the command's own
-output, and for a run its session's process runs, process runs per minute of the session's wall time,
+output, and for a run its session's process runs, process runs per minute of the session's wall time and of the
+time from the first process's start to the last one's end (set-up and builds left out),
 the process runs of each host, and the claims decided. --keep DIR copies the lab into DIR/lab.db
 (`versus db copy`) before the server is stopped.
 """
@@ -89,15 +90,18 @@ def _summary(url: str) -> None:
     with psycopg.connect(url, autocommit=True) as connection:
         (created, finished), = connection.execute("SELECT created, finished FROM sessions ORDER BY id DESC LIMIT 1")
         hosts = connection.execute("SELECT host, COUNT(*) FROM process_runs GROUP BY host ORDER BY host").fetchall()
+        (first, last), = connection.execute("SELECT MIN(started), MAX(started + wall_ns / 1e9) FROM process_runs")
     runs = sum(count for _, count in hosts)
     minutes = ((finished or time.time()) - created) / 60
+    measuring = ((last or 0) - (first or 0)) / 60
     report = _versus("report", "--db", url, "--format", "json", capture_output=True)
     claims = json.loads(report.stdout).get("claims", []) if report.stdout.strip() else []
     measured = [c for c in claims if c["verdict"] != "not measured"]
     decided = [c for c in measured if c["verdict"] in ("holds", "does not hold")]
     split = [c for c in measured if c["verdict"] == "hosts disagree"]
     print(f"fleet_lab: {runs} process runs in {minutes:.1f} min of session = {runs / max(minutes, 1e-9):.1f} per minute; "
-          + ", ".join(f"{host} {count}" for host, count in hosts))
+          f"{runs / max(measuring, 1e-9):.1f} per minute from the first process's start to the last one's end "
+          f"({measuring:.1f} min); " + ", ".join(f"{host} {count}" for host, count in hosts))
     print(f"fleet_lab: {len(decided)} of {len(measured)} measured claims decided"
           + (f"; on {len(split)} the hosts disagree" if split else ""))
 
