@@ -25,9 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "scripts"))
 
-from _stored import run  # noqa: E402
+from versus.lab import piped  # noqa: E402
 
 
 def _load() -> str:
@@ -107,4 +106,4 @@ def _summary(url: str) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(run(main))
+    sys.exit(piped(main))

@@ -200,6 +200,8 @@ def test_a_selftest_trial_is_not_cut_short_by_the_selftest_s_time_left(tmp_path,
         ran = ({p.round for p in comparison.numerator.processes if p.status == "ok"}
                & {p.round for p in comparison.denominator.processes if p.status == "ok"})
         assert comparison.decision.decided or len(ran) == 12, (sorted(ran), comparison.decision)
+        # nor past them: a step to the next look ran 13 (CI, 2026-11-27; two trials in three here)
+        assert len(ran) <= 12, sorted(ran)
 
 
 def test_the_selftest_says_when_the_machine_is_far_noisier_than_the_model():

@@ -110,7 +110,7 @@ def test_every_experiment_readme_names_the_run_its_claims_table_comes_from():
         name = readme.parent.name
         section = _claims_section(readme)
         runs[name] = _run_named(section)
-        assert f"claim_tables.py run.json {name}" in section, f"{name}: the command that prints its table"
+        assert f"versus lab claims run.json {name}" in section, f"{name}: the command that prints its table"
         assert re.search(r"^\| `", section, re.M), f"{name}: no claims table"
     today = RESULTS.read_text().split("\n## ", 2)[1]
     assert set(runs.values()) == {_run_named(today.replace("make run #", "`make run` #", 1))}, \
@@ -125,7 +125,7 @@ def test_the_claims_on_the_results_page_are_the_readmes_claims():
                if line.startswith("| ") and not re.match(r"\| (claim|-)", line)]
     assert len(rows) > 57
     assert rows == readmes, "docs/results.md's claims table and the experiment READMEs' tables differ: " \
-                            "regenerate both from one run with scripts/claim_tables.py"
+                            "regenerate both from one run with versus lab claims"
 
 
 def _slug(heading: str) -> str:

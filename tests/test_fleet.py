@@ -7,6 +7,7 @@ The experiment is tests/fixtures/claims: a synthetic clock (slow is 4× fast), s
 known whatever the load, and its loops still run, so a process takes real time."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -140,7 +141,7 @@ def test_a_worker_killed_mid_round_loses_its_lease_and_another_host_runs_the_rou
         coordinator = _coordinator(pg_url, "--processes", "5", "--seed", "5", *LONG, log=log)
         leased = _wait_for(pg_url, "SELECT w.id, w.round, k.name, w.stored FROM work w JOIN workers k ON k.id = w.worker_id"
                                    " WHERE w.state = 'leased' AND k.name = 'victim'", bool, what="a round leased to victim")
-        started["victim"].send_signal(signal.SIGKILL)
+        os.kill(_harness(started["victim"].pid), signal.SIGKILL)  # the worker itself dies, not its supervisor
         killed_at = time.time()
         started["victim"].wait()
         doc = _done(coordinator, log)
@@ -208,7 +209,7 @@ def test_a_worker_measures_in_silence(pg_server, pg_url, tmp_path):
     log = tmp_path / "coordinator.log"
     with workers(pg_server, _dbname(pg_url), ["quiet"], tmp_path) as started:
         coordinator = _coordinator(pg_url, "--processes", "2", "--seed", "4", "--inner", "3000000", log=log)
-        pid = started["quiet"].pid
+        pid = _harness(started["quiet"].pid)
         checked = 0
         deadline = time.monotonic() + 120
         while checked < 2 and time.monotonic() < deadline and coordinator.poll() is None:
@@ -228,6 +229,18 @@ def test_a_worker_measures_in_silence(pg_server, pg_url, tmp_path):
             checked += 1
         _done(coordinator, log)
     assert checked >= 1
+
+
+def _harness(supervisor: int) -> int:
+    """The worker's harness: the process the `versus` command's supervisor forked (supervisor.py)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            children = Path(f"/proc/{supervisor}/task/{supervisor}/children").read_text().split()
+            if children:
+                return int(children[0])
+        time.sleep(0.05)
+    pytest.fail(f"the supervisor {supervisor} forked no harness")
 
 
 def _age(pid: int) -> float:

@@ -1,5 +1,5 @@
 import sys
 
-from .cli import main
+from .supervisor import entry
 
-sys.exit(main())
+sys.exit(entry())

@@ -183,11 +183,13 @@ def _experiments(session: dict[str, Any], names: list[str]) -> tuple[dict[str, E
     loaded: dict[str, Experiment] = {}
     definitions = session.get("definitions") or {}
     real = {k: v for k, v in definitions.items() if isinstance(v, dict) and "raw" in v}
-    try:
-        for experiment in stored_experiments({**session, "definitions": real}):
-            loaded[experiment.name] = experiment
-    except VersusError as error:
-        notes.append(error.message)
+    for name, definition in real.items():  # one at a time: a definition that cannot be read costs only itself
+        try:
+            for experiment in stored_experiments({**session, "definitions": {name: definition}}):
+                loaded[experiment.name] = experiment
+        except (VersusError, ValueError, TypeError, RecursionError) as error:
+            notes.append(error.message if isinstance(error, VersusError) else
+                         f"the stored definition of {name} cannot be read ({type(error).__name__})")
     for name in names:
         if name not in loaded:
             found = definitions.get(name)

@@ -2,15 +2,23 @@
 
 Exit codes: 0 success; 1 `--fail-on-claims` and a claim does not hold; 2 bad usage or input; 3 an
 error (the database, a fetch) or an internal error; 4 an arm had no successful process run;
-130 interrupted (every finished process run is stored: `versus run --resume`).
+130 interrupted by Ctrl-C, SIGTERM or SIGHUP (every finished process run is stored: `versus run
+--resume`); 141 the reader of the output went away.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
+import io
 import math
+import os
 import random
 import re
+import shlex
+import signal
 import sys
+import threading
 import traceback
 from pathlib import Path
 from typing import Any, NoReturn
@@ -19,11 +27,14 @@ from . import __version__
 from . import experiment as experiments
 from . import rule as rules
 from .errors import ClaimsFailed, UsageError, VersusError
+from .printable import SafeStream
 from .store import DEFAULT_DB, Store, Target, parse_target
 from .store.postgres import shown
 
 EXIT_INCOMPLETE = 4
 EXIT_INTERNAL = 3
+EXIT_PIPE = 141  # as a shell reports a process that SIGPIPE ended
+MIN_BUDGET = 1.0  # seconds: a budget shorter runs nothing
 # How long a coordinator or a worker keeps reconnecting to a PostgreSQL database that went away (a
 # restart): long enough for an administrator's restart or a failover, short enough to end a lost cause.
 PATIENCE = 3600.0
@@ -113,6 +124,8 @@ def _parser() -> argparse.ArgumentParser:
     copy = db_commands.add_parser("copy", help="every session of SRC into a new, empty DST, numbers kept")
     copy.add_argument("source", type=parse_target, metavar="SRC", help="a SQLite file or a postgresql:// URL")
     copy.add_argument("target", type=parse_target, metavar="DST", help="a SQLite file or a postgresql:// URL")
+    from .lab import register as lab  # the analyses behind the method: versus lab …
+    lab(sub)
     return parser
 
 
@@ -136,6 +149,56 @@ def _attached(argv: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Every line versus prints goes through one sanitizer (printable.py): names, a program's output and
+    imported text never reach the terminal as control sequences."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeStream(out), SafeStream(err)
+    previous = _on_termination()
+    try:
+        code = _main(argv)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:  # `versus report | head`: the reader went away; what it read is all it wanted
+        _to_devnull(out, err)
+        return EXIT_PIPE
+    finally:
+        sys.stdout, sys.stderr = out, err
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _to_devnull(*streams: Any) -> None:
+    """Point the streams whose reader is gone at /dev/null: Python flushes them again at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in streams:
+        with contextlib.suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            try:
+                stream.flush()
+            except BrokenPipeError:
+                os.dup2(devnull, stream.fileno())
+    with contextlib.suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        os.dup2(devnull, streams[0].fileno())
+    os.close(devnull)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP: handled as Ctrl-C is (every finished process run stored, the session marked
+    interrupted, each program's process group killed, exit 130), not by dying with the session
+    left `running` and a forked benchmark process left to init."""
+
+
+def _on_termination() -> dict[int, Any]:
+    def stop(number: int, _frame: object) -> None:
+        raise Terminated(signal.Signals(number).name)
+
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for number in (signal.SIGTERM, signal.SIGHUP):
+            previous[number] = signal.signal(number, stop)
+    return previous
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         args = _parser().parse_args(_attached(sys.argv[1:] if argv is None else argv))
     except VersusError as error:
@@ -144,18 +207,18 @@ def main(argv: list[str] | None = None) -> int:
         return int(done.code or 0)
     try:
         return int(_COMMANDS[args.command](args) or 0)
-    except KeyboardInterrupt:
-        db = getattr(args, "db", None)
-        shown_db = shown(db) if isinstance(db, str) else db  # never a password
+    except KeyboardInterrupt as stop:
+        why = f" ({stop})" if isinstance(stop, Terminated) else ""
         if args.command == "worker":
-            print("versus: worker stopped; every process run it finished is stored, and the round it was running "
-                  "went back to its coordinator", file=sys.stderr)
+            print(f"versus: worker stopped{why}; every process run it finished is stored, and the round it was "
+                  "running went back to its coordinator", file=sys.stderr)
             return 130
-        print("versus: interrupted; every finished process run is stored. Continue with: versus run --resume"
-              + (f" --db {shown_db}" if db else ""), file=sys.stderr)
+        print(f"versus: interrupted{why}; {getattr(args, 'advice', '') or 'nothing was changed'}", file=sys.stderr)
         return 130
     except VersusError as error:
         return _error(error)
+    except BrokenPipeError:
+        raise  # the reader of stdout or stderr went away: main() ends quietly
     except Exception as error:  # a bug: say so plainly, keep the session resumable (session.py marked it)
         print(f"versus: internal error: {type(error).__name__}: {error}; please report it with the lines below",
               file=sys.stderr)
@@ -247,6 +310,9 @@ def parse_duration(text: str) -> float:
         seconds = sum(float(match[k] or 0) * f for k, f in (("h", 3600), ("m", 60), ("s", 1)))
     if not math.isfinite(seconds) or seconds <= 0 or seconds > 30 * 86400:
         raise UsageError(f"--budget {text!r} must be a positive duration of at most 30 days", "e.g. --budget 30m")
+    if seconds < MIN_BUDGET:  # 0s was refused and 1e-300 accepted, then ran nothing and exited 4
+        raise UsageError(f"--budget {text!r} is less than {MIN_BUDGET:g} s, too short to run anything",
+                         "e.g. --budget 30m; without --budget every arm runs its processes")
     return seconds
 
 
@@ -265,7 +331,11 @@ def _options(args: argparse.Namespace) -> Any:
         if not sep or not name:
             raise UsageError(f"bad --param {item!r}", "write --param NAME=VALUE or NAME=V1,V2 for a sweep")
         # A comma makes a sweep, as a list in experiment.toml does.
-        params[name.lower()] = value.split(",") if "," in value else value
+        values = value.split(",")
+        again = next((v for i, v in enumerate(values) if v in values[:i]), None) if len(set(values)) < len(values) else None
+        if again is not None:
+            raise UsageError(f"--param {item!r} names {again!r} more than once", "each value makes one arm: name it once")
+        params[name.lower()] = values if "," in value else value
     method = {k: getattr(args, k) for k in ("processes", "warmup", "samples", "inner", "timeout")
               if getattr(args, k) is not None}
     try:
@@ -308,9 +378,12 @@ def _run(args: argparse.Namespace) -> int:
     from .executor import SubprocessExecutor
     from .progress import RichProgress
 
+    if args.dry_run and args.resume is not None:  # the session that would be resumed, not every experiment
+        print(session.resume_dry_run(Store(args.db, readonly=True), None if args.resume < 0 else args.resume))
+        return 0
     if args.dry_run:
         options = _options(args)
-        store = Store(args.db) if isinstance(args.db, str) or args.db.exists() else None
+        store = Store(args.db, readonly=True) if isinstance(args.db, str) or args.db.exists() else None
         print(session.dry_run(store, options))
         if store is not None and options.budget is not None:
             from .outlook import beyond_budget
@@ -323,30 +396,58 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError("--resume and --more cannot go together",
                          "--resume finishes an interrupted session; --more goes on with a finished one")
     budget = parse_duration(args.budget) if args.budget else None
+    db = "" if args.db == DEFAULT_DB else f" --db {shlex.quote(shown(args.db) if isinstance(args.db, str) else str(args.db))}"
+    resumed = before = None
+    going_on = args.resume is not None or (args.more is not None and (args.more >= 0 or not args.experiments))
     if args.resume is not None:
         store = Store(args.db, create=False, patience=PATIENCE)
-        session_id = session.resume(store, None if args.resume < 0 else args.resume, SubprocessExecutor(), RichProgress())
-    elif args.more is not None and (args.more >= 0 or not args.experiments):
+        resumed = None if args.resume < 0 else args.resume
+        start = functools.partial(session.resume, store, resumed)
+    elif going_on:
         store = Store(args.db, create=False, patience=PATIENCE)
-        session_id = session.more(store, None if args.more < 0 else args.more, SubprocessExecutor(), RichProgress(),
-                                  budget)
+        resumed = None if args.more < 0 else args.more
+        start = functools.partial(session.more, store, resumed, budget=budget)
     else:
         options = _options(args)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         if not 0 <= seed <= session.MAX_SEED:
             raise UsageError(f"--seed {seed} is out of range", f"give a seed from 0 to {session.MAX_SEED}")
         store = Store(args.db, patience=PATIENCE)
-        begin = session.continue_or_start if args.more is not None else session.start
-        session_id = begin(store, options, seed, SubprocessExecutor(), RichProgress())
+        before = store.newest_run()
+        start = functools.partial(session.continue_or_start if args.more is not None else session.start, store,
+                                  options, seed)
+    args.advice = "nothing was stored"
+    try:
+        session_id = start(SubprocessExecutor(), RichProgress())
+    except KeyboardInterrupt:
+        with contextlib.suppress(VersusError):
+            newest = store.newest_run()
+            stopped = (resumed if resumed is not None else newest) if going_on else \
+                (newest if newest != before else None)
+            args.advice = _advice(store, stopped, db)
+            if stopped is None and args.more is not None:  # it went on with an earlier session: which, `sessions` says
+                args.advice = (f"every finished process run is stored; see versus sessions{db}, and continue the "
+                               f"interrupted one with: versus run --resume N{db}")
+        raise
     args.session = session_id
+    args.advice = f"session {session_id} is complete and stored; its reports: versus report {session_id}{db}"
     return _report(args, store, write_files=True)
+
+
+def _advice(store: Store, stopped: int | None, db: str) -> str:
+    """What to do after an interrupted `run`: what the state of the session it stopped allows."""
+    if stopped is None:
+        return "nothing was stored"
+    if store.session(stopped)["status"] == "complete":
+        return f"session {stopped} is complete and stored; its reports: versus report {stopped}{db}"
+    return f"every finished process run of session {stopped} is stored. Continue with: versus run --resume {stopped}{db}"
 
 
 def _report(args: argparse.Namespace, store: Store | None = None, write_files: bool = False) -> int:
     from .analyze import analyze
     from .report import document, markdown, terminal
 
-    store = store or Store(args.db, create=False)
+    store = store or Store(args.db, readonly=True)
     changes = getattr(args, "rule", None) or []
     rule = None
     if changes:
@@ -369,24 +470,40 @@ def _report(args: argparse.Namespace, store: Store | None = None, write_files: b
     else:
         terminal.render(analysis, sys.stdout, str(folder / "report.md") if write_files else "")
     failing = [c.claim.id for c in analysis.claims if c.verdict == "does not hold"]
-    empty = [a.key for a in analysis.arms if a.ok_runs == 0]
-    if empty and write_files:
-        shown = ", ".join(empty[:5]) + (f" and {len(empty) - 5} more" if len(empty) > 5 else "")
-        print(f"versus: {len(empty)} arm{'s' if len(empty) > 1 else ''} had no successful process run: {shown}",
-              file=sys.stderr)
+    empty = [a.key for a in analysis.arms if a.ok_runs == 0 and a.processes]
+    unrun = [a.key for a in analysis.arms if not a.processes]
+    if (empty or unrun) and write_files:
+        if empty:
+            print(f"versus: {_arms(empty)} had no successful process run: {_shown(empty)}", file=sys.stderr)
+        if unrun:  # nothing failed: the budget (or an interruption) ended the session before their turn
+            print(f"versus: {_arms(unrun)} did not run: {analysis.stopped or 'the session ended first'}: {_shown(unrun)}",
+                  file=sys.stderr)
+            print("  hint: give a larger --budget, or run without one (every arm runs its processes)", file=sys.stderr)
         return EXIT_INCOMPLETE
     if getattr(args, "fail_on_claims", False) and failing:
         raise ClaimsFailed(f"claims that do not hold: {', '.join(failing)}", "see the claims table above")
     return 0
 
 
+def _arms(keys: list[str]) -> str:
+    return f"{len(keys)} arm{'s' if len(keys) > 1 else ''}"
+
+
+def _shown(keys: list[str]) -> str:
+    return ", ".join(keys[:5]) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
+
+
 def _write_reports(folder: Path, analysis: Any, doc: Any) -> None:
+    from .files import real_folder, write_file
     from .report import document, markdown
 
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "report.md").write_text(markdown.render(analysis))
-        (folder / "session.json").write_text(document.dumps(doc))
+        real_folder(folder)  # a folder beside the database: never a link to one elsewhere
+        write_file(folder / "report.md", markdown.render(analysis))
+        write_file(folder / "session.json", document.dumps(doc))
+    except VersusError as error:
+        raise VersusError(error.message, f"{error.hint}; the session is stored: versus report {analysis.session['id']}"
+                          ) from None
     except OSError as error:
         raise VersusError(f"cannot write the report into {folder}: {error.strerror or error}",
                           "free some space or fix the folder's permissions; the session is stored: "
@@ -414,32 +531,38 @@ def _write_index(store: Store, db: Target) -> None:
 
 
 def _sessions(args: argparse.Namespace) -> int:
-    import datetime
+    from .report.tables import when
 
-    store = Store(args.db, create=False)
+    store = Store(args.db, readonly=True)
     rows = store.sessions()
     if not rows:
         print(f"{store.name} has no sessions yet")
         return 0
     for entry in rows:
-        when = datetime.datetime.fromtimestamp(entry["created"]).strftime("%Y-%m-%d %H:%M")
         failed = f", {entry['failed']} failed" if entry["failed"] else ""
-        print(f"{entry['id']:>4}  {when}  {entry['status']:<11}  {entry['arms']} arms, {entry['runs']} process runs"
-              f"{failed}  {entry['experiments'] or ''}")
+        imported = " (imported)" if entry["imported"] else ""
+        print(f"{entry['id']:>4}  {when(entry['created']):<16}  {entry['status']:<11}  {entry['arms']} arms, "
+              f"{entry['runs']} process runs"
+              f"{failed}  {entry['experiments'] or ''}{imported}")
     return 0
 
 
 def _compare(args: argparse.Namespace) -> int:
     from .report.compare import render_compare
 
-    print(render_compare(Store(args.db, create=False), args.session_a, args.session_b))
+    print(render_compare(Store(args.db, readonly=True), args.session_a, args.session_b))
     return 0
 
 
 def _import(args: argparse.Namespace) -> int:
     from .interchange import import_file
 
-    session_id = import_file(Store(args.db), args.file, sys.argv)
+    store = Store(args.db)
+    store.acquire()  # one writer per database file: a run on it through another path included
+    try:
+        session_id = import_file(store, args.file, sys.argv)
+    finally:
+        store.release()
     print(f"versus: imported {args.file} as session {session_id}; see it with: versus report {session_id}",
           file=sys.stderr)
     return 0
@@ -448,7 +571,7 @@ def _import(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from .interchange import export_json, export_pyperf
 
-    store = Store(args.db, create=False)
+    store = Store(args.db, readonly=True)
     (export_pyperf if args.to == "pyperf" else export_json)(store, args.session, args.output)
     return 0
 
@@ -468,6 +591,12 @@ def _selftest(args: argparse.Namespace) -> int:
     return run_selftest(args.seconds, args.db, args.trials, args.start, rounds)
 
 
+def _lab(args: argparse.Namespace) -> int:
+    from .lab import run
+
+    return run(args)
+
+
 def _schema(args: argparse.Namespace) -> int:
     from .schema_doc import markdown
 
@@ -476,8 +605,6 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _worker(args: argparse.Namespace) -> int:
-    import signal
-
     from .executor import SubprocessExecutor
     from .fleet.worker import Worker
     from .host import host_name
@@ -488,10 +615,7 @@ def _worker(args: argparse.Namespace) -> int:
     if args.idle_exit is not None and not (math.isfinite(args.idle_exit) and args.idle_exit > 0):
         raise UsageError(f"--idle-exit {args.idle_exit:g} must be a positive number of seconds", "e.g. --idle-exit 600")
 
-    def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt  # SIGTERM stops a worker as Ctrl-C does: its round goes back at once
-
-    signal.signal(signal.SIGTERM, stop)
+    # SIGTERM and SIGHUP stop a worker as Ctrl-C does (main's Terminated): its round goes back at once
     store = Store(args.db, patience=PATIENCE)
     return Worker(store, args.name or host_name(), SubprocessExecutor()).serve(args.idle_exit)
 
@@ -512,4 +636,4 @@ def _db(args: argparse.Namespace) -> int:
 
 _COMMANDS = {"list": _list, "runtimes": _runtimes, "run": _run, "report": _report, "sessions": _sessions,
              "compare": _compare, "import": _import, "export": _export, "selftest": _selftest, "schema": _schema,
-             "worker": _worker, "db": _db}
+             "worker": _worker, "db": _db, "lab": _lab}

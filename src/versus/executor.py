@@ -169,28 +169,40 @@ def _kill_group(pid: int) -> None:
 
 
 def read_output(handle: IO[bytes]) -> tuple[str, str]:
-    """(text, overflow): protocol lines and as much log as fits, reading a spooled file line by line."""
+    """(text, overflow): protocol lines and as much log as fits, reading a spooled file line by line;
+    a line longer than LINE_BYTES is kept cut, its rest skipped without ever being held whole."""
     handle.seek(0)
     kept: list[str] = []
     log_bytes = protocol_bytes = dropped = 0
     tail: deque[str] = deque(maxlen=LOG_TAIL_LINES)
     overflow = ""
-    for raw in handle:
-        line = raw[:LINE_BYTES].rstrip(b"\r\n").decode("utf-8", errors="replace")
+    while True:
+        raw = handle.readline(LINE_BYTES)
+        if not raw:
+            break
+        length, cut = len(raw), False
+        while not raw.endswith(b"\n") and length % LINE_BYTES == 0:  # the line goes on: skip the rest
+            more = handle.readline(LINE_BYTES)
+            if not more:
+                break
+            length, cut = length + len(more), True
+            if more.endswith(b"\n"):
+                break
+        line = raw.rstrip(b"\r\n").decode("utf-8", errors="replace")
         if raw.startswith(PREFIX):
-            protocol_bytes += len(raw)
+            protocol_bytes += length
             if protocol_bytes > PROTOCOL_BYTES:
                 overflow = f"more than {PROTOCOL_BYTES >> 20} MB of protocol lines"
                 break
-            if len(raw) > LINE_BYTES:
+            if cut:
                 line = line[: len(PREFIX) + 40] + " … (a protocol line longer than 1 MB)"
             kept.append(line)
-        elif not dropped and log_bytes + len(raw) <= LOG_BYTES:
-            log_bytes += len(raw)
-            kept.append(line)
+        elif not dropped and log_bytes + length <= LOG_BYTES:
+            log_bytes += length
+            kept.append(line + (f" … ({length - len(raw)} more bytes of this line not kept)" if cut else ""))
         else:  # from the first line that does not fit on, only the last lines are kept, in order
             dropped += 1
-            tail.append(line)
+            tail.append(line[:LINE_BYTES] + (" …" if cut else ""))
     if dropped:
         kept.append(f"… {dropped} log lines not kept in memory; the last {len(tail)}:")
         kept += list(tail)

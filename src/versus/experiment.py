@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from .errors import ExperimentError, VersusError
+from .errors import ExperimentError, UsageError, VersusError
 
 Scalar = str | int | float | bool
 _NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"  # experiments and claim ids: safe in file names and URLs
@@ -159,6 +159,7 @@ class ExperimentFile(_Strict):
                 raise ValueError(f"parameter name {name!r} must be lower case letters, digits and _")
             if isinstance(value, list) and not value:
                 raise ValueError(f"parameter {name} is an empty list: give at least one value")
+            _once(name, value)
         return params
 
 
@@ -198,6 +199,16 @@ class Experiment:
         return case.driver or self.driver
 
 
+def _once(name: str, value: object) -> None:
+    """A sweep names each value once: `[5, 5]` or `[1, "1"]` made arms of one key, compared with each other."""
+    if isinstance(value, list):
+        seen: set[str] = set()
+        for text in map(_text, value):
+            if text in seen:
+                raise ValueError(f"parameter {name} sweeps the value {text!r} more than once: each value makes one arm")
+            seen.add(text)
+
+
 def _text(value: Scalar) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -230,15 +241,29 @@ def all_experiments() -> list[Path]:
     return sorted(p.parent for p in experiments().glob("*/experiment.toml"))
 
 
+MAX_TOML_BYTES = 16 << 20  # an experiment.toml: the largest in experiments/ is 20 kB
+MAX_TOML_DEPTH = 32  # tables and arrays within each other: experiment.toml needs 4
+
+
 def load(folder: Path) -> Experiment:
+    """experiment.toml read within bounds (a regular file, at most 16 MB, UTF-8, nested at most 32
+    deep) and validated; each failure an ExperimentError that names the real problem."""
+    from .files import deeper_than, read_bounded, text_of
+
     file = folder / "experiment.toml"
     try:
-        text = file.read_text(encoding="utf-8")
+        text = text_of(read_bounded(file, MAX_TOML_BYTES, "experiment.toml"), file, "experiment.toml")
         raw = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError) as error:
-        raise ExperimentError(f"cannot read {file}: {error}", "check the path and the file's permissions") from None
+    except UsageError as error:
+        raise ExperimentError(error.message, error.hint) from None
     except tomllib.TOMLDecodeError as error:
         raise ExperimentError(f"{file}: {error}", "fix the TOML syntax at the place named") from None
+    except RecursionError:
+        raise ExperimentError(f"{file}: tables or arrays nested too deep to read",
+                              f"an experiment.toml nests at most {MAX_TOML_DEPTH} deep") from None
+    if deeper_than(raw, MAX_TOML_DEPTH):
+        raise ExperimentError(f"{file}: tables or arrays nested more than {MAX_TOML_DEPTH} deep",
+                              f"an experiment.toml nests at most {MAX_TOML_DEPTH} deep")
     return from_raw(raw, folder, str(file))
 
 
@@ -270,7 +295,11 @@ def _quick(parsed: ExperimentFile, where: str) -> tuple[Method, dict[str, str | 
     except ValidationError as error:
         raise ExperimentError(f"{where}: {_explain(error, {'quick': merged}, ('quick',))}", _hint(error)) from None
     method = Method.model_validate({k: v for k, v in quick.model_dump().items() if k in Method.model_fields})
-    for name in quick.params:
+    for name, value in quick.params.items():
+        try:
+            _once(name, value)
+        except ValueError as error:
+            raise ExperimentError(f"{where}: [quick] params: {error}", "name each value once") from None
         if name not in parsed.params:
             raise ExperimentError(f"{where}: [quick] params names {name!r}, which is not in [params]",
                                   "add it to [params] first" + _did_you_mean(name, list(parsed.params)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,9 @@ from .analyze import analyze
 from .arms import ArmId
 from .drivers.base import ProcessRun
 from .errors import UsageError
+from .files import write_file
 from .ingest import pyperf
+from .ingest import versus as versus_document
 from .protocol import SampleRecord
 from .report.document import FORMAT, VERSION, document, dumps
 from .session import row
@@ -26,12 +29,13 @@ _SCALE = 1000  # imported values are ns per iteration: stored as ns per 1000 ite
 def import_file(store: Store, path: Path, argv: list[str]) -> int:
     kind, arms = ingest.read(path)
     if kind == "versus":
-        return _import_versus(store, ingest.read_json(path), argv)
+        return _import_versus(store, ingest.read_json(path), f"versus file {path}")
     experiment = f"{kind}:{path.stem}"
     with store.transaction():
         # Imported benchmarks are arms of one comparison: each against the first, like hyperfine's table.
         definitions = {experiment: {"baseline_case": arms[0].name, "imported_from": str(path)}}
-        session = store.new_session(0, argv, {}, {"import": kind, "file": str(path)}, definitions)
+        session = store.new_session(0, argv, {}, {"import": kind, "file": str(path)}, definitions,
+                                    imported=f"{kind} file {path}")
         for position, arm in enumerate(arms):
             identity = ArmId(experiment, arm.name, "", kind)
             arm_id = store.add_arm(session, position, row(identity, "", {"family": kind, "version": ""}, {}, {}))
@@ -44,54 +48,52 @@ def import_file(store: Store, path: Path, argv: list[str]) -> int:
     return session
 
 
-def _import_versus(store: Store, data: dict[str, Any], argv: list[str]) -> int:
-    """A versus session document back into a store, run for run: the same report comes out."""
+def _import_versus(store: Store, data: dict[str, Any], source: str) -> int:
+    """A versus session document back into a store, run for run: the same report comes out. It is
+    checked whole first (ingest/versus.py): a document that would fail half way, or leave a value no
+    report can show, is refused before anything is stored."""
     version = data.get("version")
     if version != VERSION:
-        raise UsageError(f"a versus session document of version {version!r}; this versus reads version {VERSION}",
-                         "version 1 documents hold no raw samples: export the session again with this versus"
-                         if version == 1 else "upgrade versus")
-    try:
-        with store.transaction():
-            return _insert_versus(store, data)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        raise UsageError(f"the versus document is incomplete: {type(error).__name__}: {str(error)[:120]}",
-                         "give a file that `versus export` wrote, unchanged") from None
+        raise UsageError(f"a versus session document of version {str(version)[:20]!r}; this versus reads version "
+                         f"{VERSION}", "version 1 documents hold no raw samples: export the session again with this "
+                         "versus" if version == 1 else "upgrade versus")
+    checked = versus_document.check(data, source.removeprefix("versus file "))
+    with store.transaction():
+        return _insert_versus(store, data, checked, source)
 
 
-def _insert_versus(store: Store, data: dict[str, Any]) -> int:
-    meta = data["session"]
-    session = store.new_session(int(meta.get("seed") or 0), list(meta.get("argv") or []), dict(data.get("host") or {}),
-                                dict(meta.get("options") or {}), dict(data.get("definitions") or {}),
-                                dict(meta.get("plan") or {}), dict(meta.get("versus") or {}))
-    for position, arm in enumerate(data["arms"]):
-        identity = ArmId(str(arm["experiment"]), str(arm["case"]), str(arm.get("variant", "")), str(arm["runtime"]))
-        arm_id = store.add_arm(session, position, row(identity, "", dict(arm.get("runtime_info") or {}),
-                                                      dict(arm.get("params") or {}), dict(arm.get("method") or {})))
-        for run in arm.get("runs") or []:
-            samples = [SampleRecord(int(ns), int(inner), bool(warm)) for ns, inner, warm in run.get("samples") or []]
-            if any(not (0 <= s.ns < 1 << 63 and 0 < s.inner < 1 << 63) for s in samples):
-                raise ValueError("a sample out of range")
-            stored = ProcessRun(str(run["status"]), str(run.get("reason", "")), samples,
-                                [(str(v), str(e), bool(ok)) for v, e, ok in run.get("checks") or []],
-                                [(str(n), float(v), str(u)) for n, v, u in run.get("metrics") or []],
-                                dict(run.get("hello") or {}), str(run.get("log_tail", "")), int(run.get("wall_ns") or 0),
-                                run.get("exit_code"), float(run.get("started") or 0.0))
-            store.insert_run(arm_id, int(run["round"]), stored, str(run.get("host") or ""), int(run.get("leg") or 0))
-    for leg in data.get("legs") or []:  # the legs and hosts of a session that ran in several, as recorded
-        finished, budget = leg.get("finished"), leg.get("budget")
-        store.add_leg(session, Leg(int(leg["number"]), str(leg["kind"]), float(leg["started"]),
-                                   None if finished is None else float(finished), [str(a) for a in leg.get("argv") or []],
-                                   str(leg.get("host") or ""), None if budget is None else float(budget),
-                                   str(leg.get("stopped") or ""), dict(leg.get("versus") or {})))
+# A session exported while it ran (or was stopped) holds no more than its finished process runs: here
+# it is an interrupted one, never a complete one, and never resumable (it is imported).
+_STATUS_ON_IMPORT = {"complete": "complete", "interrupted": "interrupted", "running": "interrupted",
+                     "failed": "failed"}
+
+
+def _insert_versus(store: Store, data: dict[str, Any], checked: versus_document.SessionDocument, source: str) -> int:
+    """The document's options, status and definitions are stored as history: the session is marked
+    imported (by this code, never by the file), so `--resume` never runs what the file says. Free-form
+    parts (options, definitions, host, plan, hello) are stored as the file has them, so an export of
+    an import is the export imported; the hosts and legs of a session that ran in several come back
+    as recorded."""
+    meta, raw = checked.session, data["session"]
+    session = store.new_session(meta.seed, meta.argv, dict(data.get("host") or {}), dict(raw.get("options") or {}),
+                                dict(data.get("definitions") or {}), dict(raw.get("plan") or {}),
+                                dict(raw.get("versus") or {}), imported=source)
+    for position, (arm, raw_arm) in enumerate(zip(checked.arms, data["arms"])):
+        identity = ArmId(arm.experiment, arm.case, arm.variant, arm.runtime)
+        arm_id = store.add_arm(session, position, row(identity, "", dict(raw_arm.get("runtime_info") or {}),
+                                                      arm.params, dict(raw_arm.get("method") or {})))
+        for run, raw_run in zip(arm.runs, raw_arm.get("runs") or []):
+            samples = [SampleRecord(ns, inner, warm) for ns, inner, warm in run.samples]
+            stored = ProcessRun(run.status, run.reason, samples, list(run.checks), list(run.metrics),
+                                dict(raw_run.get("hello") or {}), run.log_tail, run.wall_ns, run.exit_code, run.started)
+            store.insert_run(arm_id, run.round, stored, run.host, run.leg)
+    for leg in checked.legs:
+        store.add_leg(session, Leg(leg.number, leg.kind, leg.started, leg.finished, leg.argv, leg.host, leg.budget,
+                                   leg.stopped, dict(leg.versus)))
     for name, details in (data.get("hosts") or {}).items():
         store.add_host(session, str(name), dict(details), {})
-    store.finish_session(session, str(meta.get("status") or "complete") if meta.get("status") in
-                         ("complete", "interrupted") else "complete")
-    created = meta.get("created")
-    if isinstance(created, (int, float)):
-        finished = meta.get("finished")
-        store.restamp(session, float(created), float(finished) if isinstance(finished, (int, float)) else None)
+    store.finish_session(session, _STATUS_ON_IMPORT[meta.status])
+    store.restamp(session, meta.created if meta.created is not None else time.time(), meta.finished, meta.lacks)
     return session
 
 
@@ -124,7 +126,7 @@ def _write(target: Path, text: str) -> None:
     if target.suffix == ".gz":
         data = gzip.compress(data)
     try:
-        target.write_bytes(data)
+        write_file(target, data)
     except OSError as error:
         raise UsageError(f"cannot write {target}: {error.strerror or error}",
                          "give -o a path in a folder you can write") from None

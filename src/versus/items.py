@@ -74,8 +74,10 @@ def _runtime_comparisons(arms: Sequence[ArmRef], mine: list[int], experiment: Ex
     if not experiment.baseline.runtime and experiment.baseline.case:
         return []
     items = []
-    for label in dict.fromkeys(arms[i].id.label for i in mine):
-        in_case = [i for i in mine if arms[i].id.label == label]
+    by_label: dict[str, list[int]] = {}  # one pass: a scan of every arm per label was quadratic in arms
+    for i in mine:
+        by_label.setdefault(arms[i].id.label, []).append(i)
+    for in_case in by_label.values():
         chosen = [i for i in in_case if _matches(experiment.baseline.runtime, arms[i].runtime)] if \
             experiment.baseline.runtime else []
         base = chosen[0] if chosen else in_case[0]
@@ -88,8 +90,10 @@ def _case_comparisons(arms: Sequence[ArmRef], mine: list[int], experiment: Exper
     if not experiment.baseline.case:
         return []
     items = []
-    for runtime, variant in dict.fromkeys((arms[i].id.runtime, arms[i].id.variant) for i in mine):
-        same = [i for i in mine if arms[i].id.runtime == runtime and arms[i].id.variant == variant]
+    by_runtime: dict[tuple[str, str], list[int]] = {}
+    for i in mine:
+        by_runtime.setdefault((arms[i].id.runtime, arms[i].id.variant), []).append(i)
+    for same in by_runtime.values():
         base = next((i for i in same if arms[i].id.case == experiment.baseline.case), None)
         if base is not None:
             items += [Item(experiment.name, i, base, by="case") for i in same if i != base]

@@ -1,6 +1,7 @@
 """Plan: experiments × cases × runtimes (× swept parameters) → arms, and what is compared."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,8 +24,8 @@ class Arm:
     params: tuple[tuple[str, str], ...]
     variant: str = ""  # the swept parameters' values, e.g. "dataset=monaco"
 
-    @property
-    def id(self) -> identity.ArmId:
+    @functools.cached_property
+    def id(self) -> identity.ArmId:  # computed once: items and the scheduler ask for it often
         return identity.ArmId(self.experiment_name, self.case.name, self.variant, self.runtime.name)
 
     @property
@@ -145,11 +146,23 @@ def _needs_program(experiment: Experiment, case: Case) -> bool:
 def _cases(experiment: Experiment, names: list[str] | None) -> list[Case]:
     if not names:
         return experiment.cases
-    cases = [experiment.case(name) for name in names if name in {c.name for c in experiment.cases}]
+    known = {c.name for c in experiment.cases}
+    cases = [experiment.case(name) for name in rejoined(names, known) if name in known]
     if not cases:
         raise UsageError(f"none of the cases {', '.join(names)} is in {experiment.name}",
                          "its cases are: " + ", ".join(c.name for c in experiment.cases))
     return cases
+
+
+def rejoined(names: list[str], known: set[str]) -> list[str]:
+    """`--cases a,b,c` split at its commas, with the pieces joined again where together they name a
+    case: a case may be called `a,b` (the longest name that fits wins)."""
+    out, index = [], 0
+    while index < len(names):
+        end = next((e for e in range(len(names), index + 1, -1) if ",".join(names[index:e]) in known), index + 1)
+        out.append(",".join(names[index:end]))
+        index = end
+    return out
 
 
 def sweep(params: dict[str, str | list[str]]) -> list[tuple[str, tuple[tuple[str, str], ...]]]:

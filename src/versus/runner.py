@@ -10,6 +10,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from . import judge, stats, steady
@@ -17,10 +18,10 @@ from .drivers import FAILED, Driver, ProcessRun, driver_for
 from .drivers.base import base_env, fill_template
 from .drivers.server import Running, ServerFailed, free_port, serving
 from .errors import StoreError, VersusError
-from .executor import Executor
+from .executor import Completed, Executor, Spawned
 from .experiment import Method
 from .plan import Arm
-from .scheduler import Batch, Scheduler
+from .scheduler import Batch, Budget, Scheduler
 from .store import Store
 
 MAX_WARMUP_FACTOR = 8  # extra warmup for arms whose processes did not settle: at most 8× the method's,
@@ -39,14 +40,35 @@ class Job:
 
 class Progress(Protocol):
     def start(self, planned: int, done: int, budget: float | None) -> None: ...
+    def preparing(self, job: Job) -> None:
+        """An arm's first process run is about to build its program (javac, mvn, cargo, cc)."""
+
     def advance(self, job: Job, batch: Batch, run: ProcessRun, status: str) -> None: ...
     def stop(self) -> None: ...
 
 
 class QuietProgress:
     def start(self, planned: int, done: int, budget: float | None) -> None: ...
+    def preparing(self, job: Job) -> None: ...
     def advance(self, job: Job, batch: Batch, run: ProcessRun, status: str) -> None: ...
     def stop(self) -> None: ...
+
+
+class Bounded:
+    """The executor an arm's preparation gets: no build outlives the run's budget (a build's own
+    limit is BUILD_TIMEOUT, 900 s, which a budget of 5 minutes must not wait for)."""
+
+    def __init__(self, executor: Executor, budget: Budget) -> None:
+        self.executor, self.budget = executor, budget
+
+    def execute(self, argv: list[str], env: dict[str, str], timeout: float, cwd: Path | None = None) -> Completed:
+        left = self.budget.left()
+        if left <= 0:
+            return Completed(None, "", "the run's budget is spent", 0, timed_out=True)
+        return self.executor.execute(argv, env, min(timeout, left), cwd)
+
+    def spawn(self, argv: list[str], env: dict[str, str], cwd: Path | None = None) -> Spawned:
+        return self.executor.spawn(argv, env, cwd)
 
 
 def run_session(store: Store, jobs: list[Job], scheduler: Scheduler, executor: Executor,
@@ -61,13 +83,18 @@ def run_session(store: Store, jobs: list[Job], scheduler: Scheduler, executor: E
     progress.start(planned + sum(len(d) for d in scheduler.done.values()), sum(len(d) for d in scheduler.done.values()),
                    scheduler.budget.seconds)
     pending: dict[int, int] = {}  # more warmup for these arms, from their next round on
+    prepared: set[int] = set()
+    bounded = Bounded(executor, scheduler.budget)
     try:
         for batch in scheduler.batches():
             apply_raises(jobs, batch, pending)
             for index in batch.arms:
                 job = jobs[index]
                 driver = drivers.setdefault(job.arm.driver, driver_for(job.arm.driver))
-                run = run_one(driver, job, broken, executor)
+                if index not in prepared:
+                    prepared.add(index)
+                    progress.preparing(job)
+                run = run_one(driver, job, broken, executor, bounded)
                 store.save_run(job.arm_id, batch.round, run, host, leg)
                 learn(scheduler, jobs, index, batch, run, store, pending)
                 if index in broken:
@@ -131,13 +158,15 @@ def learn(scheduler: Scheduler, jobs: list[Job], index: int, batch: Batch, run: 
             pending[index] = more
 
 
-def run_one(driver: Driver, job: Job, broken: dict[int, str], executor: Executor) -> ProcessRun:
-    """One process run of the job's arm; never raises but for Ctrl-C and a store that cannot write."""
+def run_one(driver: Driver, job: Job, broken: dict[int, str], executor: Executor,
+            builds: Executor | None = None) -> ProcessRun:
+    """One process run of the job's arm; never raises but for Ctrl-C and a store that cannot write.
+    `builds`: the executor of its preparation (Bounded: within the budget)."""
     if job.arm_id in broken:
         return ProcessRun(FAILED, reason=broken[job.arm_id])
     started = time.perf_counter_ns()
     try:
-        driver.prepare(job.arm, executor)
+        driver.prepare(job.arm, builds or executor)
     except VersusError as error:
         broken[job.arm_id] = f"prepare: {error.message}" + (f" ({error.hint})" if error.hint else "")
         return ProcessRun(FAILED, reason=broken[job.arm_id], wall_ns=time.perf_counter_ns() - started)

@@ -200,7 +200,9 @@ class Scheduler:
             stuck = target is None
             if seconds > left and not stuck:
                 continue
-            costs[index] = (seconds, max(1, min(rounds, self._to_next_look(item, have))), stuck)
+            # never past the item's cap of sequential rounds, even to reach its next look
+            step = min(rounds, self._to_next_look(item, have), self.max_extra_rounds - extra.get(index, 0))
+            costs[index] = (seconds, max(1, step), stuck)
         ranks = self._claim_ranks(decisions, costs, left)
         best: tuple[tuple[int, float, float], int] | None = None
         for index, (seconds, _, stuck) in costs.items():
@@ -226,6 +228,7 @@ class Scheduler:
         partners = self._partners(index, decisions, costs, ranks, rounds, left)
         for partner in partners:
             arms |= set(self.plan.items[partner].arms)
+            rounds = min(rounds, self.max_extra_rounds - extra.get(partner, 0))
         return Choice(index, self._group_of[self.plan.items[index].numerator], arms, rounds, partners)
 
     def _partners(self, index: int, decisions: dict[int, stats.Decision], costs: dict[int, tuple[float, int, bool]],

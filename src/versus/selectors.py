@@ -40,7 +40,10 @@ def check_selector(selector: str) -> None:
         raise ExperimentError(f"runtime selector {selector!r} names family {found['family']!r}, which versus does not know",
                               "families are: " + ", ".join(FAMILIES))
     known = FAMILIES[found["family"]].flags
-    for flag in (f for f in found["flags"].split("+") if f):
+    named = [f for f in found["flags"].split("+") if f]
+    if len(set(named)) != len(named):
+        raise ExperimentError(f"runtime selector {selector!r} names a flag twice", "write each +flag once")
+    for flag in named:
         if flag not in known:
             raise ExperimentError(f"runtime selector {selector!r}: {found['family']} has no flag +{flag}",
                                   f"flags of {found['family']}: " + (", ".join("+" + f for f in known) or "none"))

@@ -157,7 +157,7 @@ def stored_experiments(session: dict[str, Any]) -> list[Experiment]:
     """The experiments exactly as the session ran them (never today's files)."""
     loaded = []
     for name, definition in session["definitions"].items():
-        folder = Path(definition.get("path", ""))
+        folder = Path(str(definition.get("path") or ""))
         try:
             experiment = experiments.from_raw(definition["raw"], folder, f"session {session['id']}: {name}",
                                               check_files=False)
@@ -171,19 +171,13 @@ def stored_experiments(session: dict[str, Any]) -> list[Experiment]:
 def _runnable(store: Store, session_id: int | None, what: str) -> dict[str, Any]:
     """The session to resume or continue, held for this run; an error for one that cannot be."""
     store.acquire()
-    session = store.session(session_id)
+    session = resumable(store, session_id, what)
     store.hold(session["id"])
-    if session["options"].get("import") or session["options"].get("selftest"):
-        raise UsageError(f"session {session['id']} was imported or is a selftest: there is nothing to {what}",
-                         "start a new one with `versus run`")
-    if not session["definitions"]:
-        raise UsageError(f"session {session['id']} predates stored definitions and cannot be {what}d",
-                         "start a new one with `versus run`")
     return session
 
 
 def _rebuilt(store: Store, session: dict[str, Any], loaded: list[Experiment], what: str) -> tuple[Options, Plan, list[Job]]:
-    options = Options(**{k: v for k, v in session["options"].items() if k in Options.__dataclass_fields__})
+    options = _options_of(session, what)
     plan = plan_of(options, loaded)
     stored = store.arms(session["id"])
     if [a.key for a in plan.arms] != [ArmId(a["experiment"], a["case"], a["variant"], a["runtime"]).key for a in stored]:
@@ -196,10 +190,6 @@ def _rebuilt(store: Store, session: dict[str, Any], loaded: list[Experiment], wh
 def resume(store: Store, session_id: int | None, executor: Executor, progress: Progress | None = None,
            argv: list[str] | None = None) -> int:
     session = _runnable(store, session_id, "resume")
-    if session["status"] == "complete":
-        raise UsageError(f"session {session['id']} is already complete",
-                         f"go on with more rounds: versus run --more {session['id']} --budget 30m, "
-                         "or start a new one with `versus run`")
     loaded = stored_experiments(session)
     for experiment in loaded:
         _warn_if_changed(experiment, session["id"])
@@ -283,6 +273,8 @@ def continue_or_start(store: Store, options: Options, seed: int, executor: Execu
     wanted = {k: v for k, v in options.stored().items() if k != "budget"}
     for entry in reversed(store.sessions()):
         session = store.session(entry["id"])
+        if session["imported"] or session["unreadable"]:  # history, or a session no run can go on with
+            continue
         if {k: v for k, v in session["options"].items() if k != "budget"} != wanted:
             continue
         try:
@@ -297,11 +289,57 @@ def continue_or_start(store: Store, options: Options, seed: int, executor: Execu
     return start(store, options, seed, executor, progress, argv)
 
 
+def resumable(store: Store, session_id: int | None, what: str = "resume") -> dict[str, Any]:
+    """The session `--resume [N]` (or, `what` "continue", `--more [N]`) means, when it can be run
+    again; else a UsageError that says why. A complete session is resumed no more: it may go on."""
+    if session_id is None:  # the newest session run here: an imported one is never a default
+        session_id = store.newest_run()
+        if session_id is None:
+            raise UsageError(f"{store.name} has no session that was run here to {what} (imported sessions are "
+                             "history, never resumed)", "start a new one with `versus run EXPERIMENT`")
+    session = store.session(session_id)
+    if session["imported"]:
+        # Its options, status and definitions came from a file: data to report, never a plan to run.
+        raise UsageError(f"session {session['id']} was imported from {session['imported']}: an imported session "
+                         f"is never {what}d, whatever its file says", "start a new one with `versus run EXPERIMENT`")
+    if session["unreadable"]:
+        raise UsageError(f"session {session['id']} cannot be {what}d: {session['lacks']}",
+                         "report it with `versus report`; start a new one with `versus run`")
+    if what == "resume" and session["status"] == "complete":
+        raise UsageError(f"session {session['id']} is already complete",
+                         f"go on with more rounds: versus run --more {session['id']} --budget 30m, "
+                         "or start a new one with `versus run`")
+    if session["options"].get("import") or session["options"].get("selftest"):
+        raise UsageError(f"session {session['id']} was imported or is a selftest: there is nothing to {what}",
+                         "start a new one with `versus run`")
+    if not session["definitions"]:
+        raise UsageError(f"session {session['id']} predates stored definitions and cannot be {what}d",
+                         "start a new one with `versus run`")
+    return session
+
+
+def _options_of(session: dict[str, Any], what: str = "resume") -> Options:
+    try:
+        return Options(**{k: v for k, v in session["options"].items() if k in Options.__dataclass_fields__})
+    except TypeError:  # an option it needs is not stored
+        raise UsageError(f"session {session['id']} stored no complete options and cannot be {what}d",
+                         "start a new one with `versus run`") from None
+
+
+def resume_dry_run(store: Store, session_id: int | None) -> str:
+    """`versus run --resume [N] --dry-run`: the plan of the session that would be resumed, not a new one."""
+    session = resumable(store, session_id)
+    stored = len(store.runs(session["id"]))
+    return (f"versus run --resume {session['id']} (dry run): session {session['id']} ({session['status']}) has "
+            f"{stored} process runs stored and goes on with its own plan:\n"
+            + dry_run(store, _options_of(session), stored_experiments(session)))
+
+
 def _warn_if_changed(experiment: Experiment, session_id: int) -> None:
     file = experiment.path / "experiment.toml"
     try:
         today = tomllib.loads(file.read_text())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return
     if today != experiment.raw:
         print(f"versus: note: {file} changed since session {session_id} started; resuming with the definition "
@@ -385,9 +423,9 @@ def _record_stop(store: Store, session_id: int, reason: str) -> None:
         pass
 
 
-def dry_run(store: Store | None, options: Options) -> str:
+def dry_run(store: Store | None, options: Options, loaded: list[Experiment] | None = None) -> str:
     """The plan, and how long it would take judging by the stored history of the same arms."""
-    plan = plan_of(options, fetch=False)
+    plan = plan_of(options, loaded, fetch=False)
     history = store.history([(a.experiment_name, a.case.name, a.variant, a.runtime.name) for a in plan.arms]) if store else {}
     lines = [f"versus run (dry run): {len(plan.arms)} arms in {len(plan.groups)} groups, "
              f"{len(plan.items)} comparisons and claim pairs"]

@@ -358,8 +358,10 @@ def sequential(units: Sequence[float], criterion: Criterion, alpha: float, start
     needed = rounds_needed(raw, criterion, alpha, start, rule=rule, spent=spent, scale=scale) \
         if rule.sequential else None
     mde = detectable(raw, alpha, start, latest.n, rule=rule, spent=spent) if isinstance(criterion, Comparison) else None
-    note = _unusable(latest.interval, scale, needed is not None or not rule.sequential,
-                     floor=rule.floor_at(latest.n) if scale == "log" else 0.0)
+    floor = rule.floor_at(latest.n) if scale == "log" and paired else 0.0
+    if floor and trimmed_location(units[:latest.n], rule=rule).se >= floor / math.sqrt(latest.n):
+        floor = 0.0  # the rounds' own spread is wider than the floor: the floor is not why it is wide
+    note = _unusable(latest.interval, scale, needed is not None or not rule.sequential, floor=floor)
     return Decision(Verdict.INCONCLUSIVE, latest.interval, latest.level, latest.n, paired, note, needed, mde,
                     sides=latest.sides)
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import string
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Protocol
@@ -119,14 +120,32 @@ def fill_template(template: str, fields: dict[str, str], where: str, what: str =
         parts = shlex.split(template)
     except ValueError as error:
         raise ExperimentError(f"{where}: {what} {template!r}: {error}", "close the quote, or escape it") from None
+    return [_fill(part, fields, where, what, template) for part in parts]
+
+
+def _fill(part: str, fields: dict[str, str], where: str, what: str, template: str) -> str:
+    """One argument with its `{name}` fields filled in. Only plain names: a format spec
+    (`{runtime:>300000000}` asked for 300 MB of padding), a conversion or an attribute or index
+    (`{runtime.__class__}`) is refused, so a template costs what it says and reads nothing else."""
+    out: list[str] = []
     try:
-        return [part.format(**fields) for part in parts]
-    except KeyError as missing:
-        raise ExperimentError(f"{where}: {what} {template!r} names {missing}, which is not a field",
-                              "fields: " + ", ".join("{" + f + "}" for f in sorted(fields))) from None
-    except (IndexError, ValueError, AttributeError) as error:
+        pieces = list(string.Formatter().parse(part))
+    except ValueError as error:
         raise ExperimentError(f"{where}: {what} {template!r}: {error}",
                               "use {name} fields only; write {{ and }} for literal braces") from None
+    for literal, name, spec, conversion in pieces:
+        out.append(literal)
+        if name is None:
+            continue
+        if spec or conversion or not name.isidentifier():
+            raise ExperimentError(f"{where}: {what} {template!r}: {{{name}{'!' + conversion if conversion else ''}"
+                                  f"{':' + spec[:20] if spec else ''}}} is not a plain field",
+                                  "use {name} fields only, without a format spec; write {{ and }} for literal braces")
+        if name not in fields:
+            raise ExperimentError(f"{where}: {what} {template!r} names {name!r}, which is not a field",
+                                  "fields: " + ", ".join("{" + f + "}" for f in sorted(fields)))
+        out.append(fields[name])
+    return "".join(out)
 
 
 def finish(run: ProcessRun, completed: Completed) -> ProcessRun:

@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import stats
 from ..analyze import Analysis, ArmResult, Judged
+from ..printable import json_safe
 from ..stats import ArmSummary, Interval
 
 FORMAT = "versus.session"
@@ -130,4 +131,5 @@ def clean(value: Any) -> Any:
 
 
 def dumps(doc: dict[str, Any]) -> str:
-    return json.dumps(clean(doc), indent=1, allow_nan=False, ensure_ascii=False)
+    # ensure_ascii=False keeps names readable; json_safe escapes what a terminal would act on
+    return json_safe(json.dumps(clean(doc), indent=1, allow_nan=False, ensure_ascii=False))

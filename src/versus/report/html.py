@@ -35,16 +35,19 @@ from typing import Any
 from .. import steady
 from ..analyze import Analysis, ArmResult, ClaimResult, Judged
 from ..errors import VersusError
+from ..files import write_file
+from ..printable import printable
 from . import figures, tables, units
 from .tables import Table
 
 HOOK = "report.py"  # experiments/<name>/report.py may define figures(doc) -> [(title, svg)]
 MANY_ARMS = 40  # an experiment with more arms shows its tables folded
+CHARTED_CLAIMS = 200  # claims with a chart of their own: each takes matplotlib ~50 ms (2,000 took minutes)
 FOLDED_ROWS = 12  # a longer list of unsettled arms is folded: the charts below show the same
 
 
 def _e(value: object) -> str:
-    return html.escape(str(value), quote=True)
+    return html.escape(printable(value), quote=True)
 
 
 def _slug(*parts: str) -> str:
@@ -60,7 +63,7 @@ def write(target: Path, analysis: Analysis, doc: dict[str, Any] | None) -> None:
     page = render(analysis, doc)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(page, encoding="utf-8")
+        write_file(target, page)
     except OSError as error:
         raise VersusError(f"cannot write the HTML report {target}: {error.strerror or error}",
                           "give --html a path in a folder you can write; the session is stored: "
@@ -91,10 +94,7 @@ def _page(title: str, body: str) -> str:
             f"<script>{SCRIPT}</script></body></html>\n")
 
 
-def _when(timestamp: Any) -> str:
-    if not isinstance(timestamp, (int, float)) or not timestamp:
-        return "?"
-    return datetime.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
+_when = tables.when
 
 
 def _masthead(analysis: Analysis, experiments: list[str]) -> str:
@@ -151,10 +151,13 @@ def _claims(analysis: Analysis) -> str:
     if not analysis.claims:
         return ('<section id="claims"><h2>1 · Claims</h2><p>The experiments of this session state no claims, '
                 "or none of their arms ran.</p></section>")
+    ordered = _ordered(analysis.claims)
+    beyond = (f" The first {CHARTED_CLAIMS} claims have their chart; the other {len(ordered) - CHARTED_CLAIMS} "
+              "show their numbers in their tables.") if len(ordered) > CHARTED_CLAIMS else ""
     parts = ['<section id="claims"><h2>1 · Claims</h2><p class="lead">'
              "Each ratio is the first arm ÷ the second, with the interval that decided it at its level; "
-             "the green band is the claim's bound.</p>", _budget_note(analysis), _claim_overview(analysis)]
-    parts += [_claim_card(claim, index) for index, claim in _ordered(analysis.claims)]
+             f"the green band is the claim's bound.{_e(beyond)}</p>", _budget_note(analysis), _claim_overview(analysis)]
+    parts += [_claim_card(claim, index, charted=rank < CHARTED_CLAIMS) for rank, (index, claim) in enumerate(ordered)]
     return "".join(parts) + "</section>"
 
 
@@ -221,13 +224,13 @@ def _pill(verdict: str) -> str:
     return f'<span class="pill {_verdict_class(word)}">{_e(word)}</span>{detail}'
 
 
-def _claim_card(claim: ClaimResult, index: int) -> str:
+def _claim_card(claim: ClaimResult, index: int, charted: bool = True) -> str:
     spec = claim.claim
     what = (f"metric {spec.metric}" if spec.metric else "time per iteration")
     ratio = f"ratio of {what}, first arm ÷ second" if spec.denominator is not None else f"{spec.metric or 'value'}"
     source = f'<p class="source">Source: {_e(spec.source)}</p>' if spec.source else ""
     quote = f"<blockquote>{_e(spec.quote)}</blockquote>" if spec.quote else ""
-    chart = _forest(claim) if claim.instances else f'<p class="note">{_e(claim.note)}</p>'
+    chart = (_forest(claim) if charted else "") if claim.instances else f'<p class="note">{_e(claim.note)}</p>'
     return (f'<article class="claim {_verdict_class(claim.verdict)}" id="{_claim_anchor(claim, index)}">'
             f'<div class="claim-head">{_pill(claim.verdict)}<code class="claim-id">{_e(spec.id)}</code>'
             f'<span class="experiment-name">{_e(claim.experiment)}</span></div>'
@@ -240,8 +243,8 @@ def _instance_label(judged: Judged) -> str:
     top, bottom = judged.numerator, judged.denominator
     if bottom is None:
         return f"{top.id.runtime} {top.label}"
-    if top.label == bottom.label:
-        return f"{top.id.runtime} ÷ {bottom.id.runtime}"
+    if top.label == bottom.label:  # the swept values too: a claim over a sweep has a row per value
+        return f"{top.id.runtime} ÷ {bottom.id.runtime}" + (f" [{top.id.variant}]" if top.id.variant else "")
     if top.id.runtime == bottom.id.runtime:
         return f"{top.id.runtime}: {top.label} ÷ {bottom.label}"
     return tables.instance_what(judged)
@@ -608,7 +611,7 @@ def _own_svg(text: str, index: int) -> str:
 def write_index(path: Path, sessions: list[dict[str, Any]]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(render_index(sessions), encoding="utf-8")
+        write_file(path, render_index(sessions))
     except OSError as error:
         print(f"versus: note: cannot write {path}: {error.strerror or error}", file=sys.stderr)
 

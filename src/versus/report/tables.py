@@ -20,10 +20,17 @@ class Table:
     note: str = ""
 
 
-def _when(timestamp: float | None) -> str:
-    if not timestamp:
+def when(timestamp: object) -> str:
+    """A stored time as a local date and minute; "?" for anything that is not one."""
+    if isinstance(timestamp, bool) or not isinstance(timestamp, (int, float)) or not timestamp:
         return "?"
-    return datetime.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
+    try:
+        return datetime.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
+    except (OverflowError, ValueError, OSError):
+        return "?"
+
+
+_when = when
 
 
 def header_lines(analysis: Analysis) -> list[str]:
@@ -34,7 +41,8 @@ def header_lines(analysis: Analysis) -> list[str]:
     if host.get("cores"):
         facts.append(f"{host['cores']} cores")
     if host.get("load"):
-        facts.append("load " + " ".join(str(x) for x in host["load"]))
+        load = host["load"]
+        facts.append("load " + (" ".join(str(x) for x in load) if isinstance(load, list) else str(load)))
     if host.get("governor") and host["governor"] != "unknown":
         facts.append(f"governor {host['governor']}")
     if host.get("kernel"):

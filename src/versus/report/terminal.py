@@ -1,13 +1,13 @@
 """The report on a terminal: what fits a screen or two. The Markdown and HTML reports hold the rest."""
 from __future__ import annotations
 
-from typing import TextIO
+from typing import Any, TextIO
 
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
 from ..analyze import Analysis
+from ..printable import console as safe_console
 from .tables import Table, case_tables, claim_table, depends_text, experiment_summaries, failed_table, header_lines, host_table
 
 _STYLES = {"holds": "green", "does not hold": "red", "faster": "green", "slower": "red", "same": "cyan",
@@ -17,7 +17,7 @@ FAILED_SHOWN = 10
 
 
 def render(analysis: Analysis, stream: TextIO, full_report: str = "") -> None:
-    console = Console(file=stream, width=None if stream.isatty() else 160, highlight=False)
+    console = safe_console(stream, width=None if stream.isatty() else 160, highlight=False)
     for line in header_lines(analysis):
         console.print(escape(line))
     claims = claim_table(analysis)
@@ -44,14 +44,14 @@ def render(analysis: Analysis, stream: TextIO, full_report: str = "") -> None:
 
 
 def render_tables(lines: list[str], tables: list[Table], stream: TextIO) -> None:
-    console = Console(file=stream, width=None if stream.isatty() else 160, highlight=False)
+    console = safe_console(stream, width=None if stream.isatty() else 160, highlight=False)
     for line in lines:
         console.print(escape(line))
     for table in tables:
         _table(console, table)
 
 
-def _table(console: Console, table: Table) -> None:
+def _table(console: Any, table: Table) -> None:
     rich_table = RichTable(title=escape(table.title), caption=escape(table.note) if table.note else None,
                            title_justify="left")
     for header in table.headers:

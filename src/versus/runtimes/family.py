@@ -84,7 +84,9 @@ def run_build(argv: list[str], context: BuildContext, what: str, hint: str, cwd:
     """A build step through the executor, with a timeout; its failure is an error that says what broke."""
     completed = context.executor.execute(argv, _build_env(), BUILD_TIMEOUT, cwd=cwd)
     if completed.timed_out:
-        raise VersusError(f"{what} took longer than {BUILD_TIMEOUT:g} s and was stopped", hint)
+        raise VersusError(f"{what} was stopped after {completed.wall_ns / 1e9:.0f} s: a build may take "
+                          f"{BUILD_TIMEOUT:g} s, and no longer than the run's budget has left",
+                          f"{hint}; under --budget, a build gets at most the budget left")
     if completed.exit_code != 0:
         tail = (completed.stdout + "\n" + completed.stderr).strip().splitlines()[-15:]
         raise VersusError(f"{what} failed:\n" + "\n".join(tail), hint)

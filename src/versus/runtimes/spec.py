@@ -64,6 +64,9 @@ def parse_spec(text: str) -> RuntimeSpec:
         raise UsageError(f"unknown runtime family {family!r} in {text!r}", "families are: " + ", ".join(FAMILIES))
     known = FAMILIES[family].flags
     flags = tuple(f for f in match["flags"].split("+") if f)
+    if len(set(flags)) != len(flags):  # java@17+int+int is java@17+int, not another runtime
+        again = next(f for f in flags if flags.count(f) > 1)
+        raise UsageError(f"runtime spec {text!r} names +{again} twice", f"write it once: {family}@…+{again}")
     for flag in flags:
         if flag not in known:
             listed = ", ".join("+" + f for f in known) or "none"

@@ -3,9 +3,10 @@
 Each process run is committed in one transaction. A session stands alone: it keeps the experiment
 definitions as run (with their commit and content hash), its options and its plan, so `report`,
 `compare`, `--resume` and `--more` read only the store, never today's files. On SQLite one run at a
-time holds a database (a lock beside it, as JMH locks the machine); on PostgreSQL many sessions run
+time holds a database (a lock on the file, as JMH locks the machine); on PostgreSQL many sessions run
 at once, each held by its coordinator (docs/fleet.md). Every SQL statement of versus lives in this
-package.
+package. Whatever a database holds (an import of an older versus, a hand edit), its readers return
+values of the types their callers use: what cannot be used is left out, and the session says so.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import json
 import math
 import time
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,12 +26,13 @@ from .schema import SCHEMA_VERSION
 from .sqlite import SQLiteBackend
 
 DEFAULT_DB = Path("versus-results") / "versus.db"
+LAST_TIME = 253370764800.0  # 9999-01-01 UTC: a date any time zone can show
 STATUSES = ("running", "complete", "interrupted", "failed")
 SESSION_LOCK = 0x73657373  # "sess": a coordinator holds its session (PostgreSQL advisory lock)
 
 Target = Path | str  # a SQLite file, or a postgresql:// URL
 
-__all__ = ["DEFAULT_DB", "SCHEMA_VERSION", "STATUSES", "Leg", "RunRecord", "Store", "StoredRun", "Target", "is_url",
+__all__ = ["DEFAULT_DB", "LAST_TIME", "SCHEMA_VERSION", "STATUSES", "Leg", "RunRecord", "Store", "StoredRun", "Target", "is_url",
            "parse_target"]
 
 
@@ -128,12 +130,18 @@ def text(value: str) -> str:
 
 
 class Store:
-    def __init__(self, target: Target, create: bool = True, patience: float = 0.0) -> None:
+    def __init__(self, target: Target, create: bool = True, patience: float = 0.0, readonly: bool = False) -> None:
         """`patience`: seconds a PostgreSQL store keeps reconnecting after a lost connection (a
-        worker's and a coordinator's); 0 makes a lost connection an error at once."""
+        worker's and a coordinator's); 0 makes a lost connection an error at once. `readonly`: for
+        the commands that only read (report, sessions, compare, export, a dry run): nothing is
+        written (a SQLite file is opened read-only, a PostgreSQL connection's transactions are
+        read-only), but a database of an older schema is upgraded once first, as a run would."""
         self.target = target
-        self.backend: SQLiteBackend | PostgresBackend = (
-            PostgresBackend(target, create, patience) if isinstance(target, str) else SQLiteBackend(target, create))
+        self.backend = self._open(target, create, patience, readonly)
+        if readonly and isinstance(self.backend, SQLiteBackend) and self.backend.version() < SCHEMA_VERSION:
+            self.backend.close()
+            Store(target, patience=patience).close()
+            self.backend = self._open(target, create, patience, readonly)
         self.name = self.backend.name
         try:
             before = self.backend.migrate()
@@ -142,6 +150,14 @@ class Store:
             raise
         if before < 3:
             self._upgrade_sessions()
+        if readonly and isinstance(self.backend, PostgresBackend):
+            self.backend.read_only()
+
+    @staticmethod
+    def _open(target: Target, create: bool, patience: float, readonly: bool) -> SQLiteBackend | PostgresBackend:
+        if isinstance(target, str):
+            return PostgresBackend(target, create, patience)
+        return SQLiteBackend(target, create, readonly)
 
     @property
     def postgres(self) -> bool:
@@ -167,7 +183,7 @@ class Store:
                 try:
                     definitions[experiment] = {"raw": tomllib.loads(file.read_text()), "path": folder,
                                                "commit": "", "note": "read from disk when the database moved to schema 3"}
-                except (OSError, ValueError):
+                except (OSError, ValueError, RecursionError):
                     missing.append(experiment)
             lacks = (f"the definitions of {', '.join(missing)} (claims, baselines): their folders were gone when "
                      "this database moved to schema 3") if missing else ""
@@ -187,6 +203,21 @@ class Store:
 
     def release(self) -> None:
         self.backend.release()
+
+    def in_use(self) -> bool:
+        """Whether a run (of another Store, or another process) holds a SQLite database now."""
+        return isinstance(self.backend, SQLiteBackend) and self.backend.in_use()
+
+    def _statuses(self) -> Callable[[int, Any], str]:
+        """A session that says it is running while nothing runs it was stopped uncleanly (SIGKILL, a
+        power cut): it is shown as interrupted, as the next run will mark it. On SQLite, nothing runs
+        it when no run holds the file; on PostgreSQL, when no coordinator holds the session."""
+        if isinstance(self.backend, SQLiteBackend):
+            idle = not self.backend.in_use()
+            return lambda session_id, stored: "interrupted" if str(stored) == "running" and idle else str(stored)
+        running = self.coordinated()
+        return lambda session_id, stored: ("interrupted" if str(stored) == "running" and session_id not in running
+                                           else str(stored))
 
     def _mark_abandoned(self) -> None:
         """Holding the lock, no session can be running: one that says so was stopped uncleanly."""
@@ -211,12 +242,14 @@ class Store:
     # sessions and arms -------------------------------------------------------------------------
     def new_session(self, seed: int, argv: list[str], host: dict[str, Any], options: dict[str, Any],
                     definitions: dict[str, Any] | None = None, plan: dict[str, Any] | None = None,
-                    versus: dict[str, Any] | None = None) -> int:
+                    versus: dict[str, Any] | None = None, imported: str = "") -> int:
+        """`imported`: the file an imported session came from ('' for a session run here); such a
+        session is never resumed, whatever its stored options and status say."""
         session = self.backend.insert(
-            "INSERT INTO sessions (created, status, seed, argv, host, options, definitions, plan, versus, upgrade)"
-            " VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, 0) RETURNING id",
+            "INSERT INTO sessions (created, status, seed, argv, host, options, definitions, plan, versus, upgrade,"
+            " imported) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, 0, ?) RETURNING id",
             (time.time(), seed, _json(argv), _json(host), _json(options), _json(definitions or {}),
-             _json(plan or {}), _json(versus or {})))
+             _json(plan or {}), _json(versus or {}), text(imported)))
         assert session is not None
         return session
 
@@ -237,17 +270,20 @@ class Store:
         assert status in STATUSES
         self.backend.execute("UPDATE sessions SET status = ?, finished = ? WHERE id = ?", (status, time.time(), session_id))
 
-    def restamp(self, session_id: int, created: float, finished: float | None) -> None:
-        """An imported session keeps the times it had where it ran."""
-        self.backend.execute("UPDATE sessions SET created = ?, finished = ? WHERE id = ?", (created, finished, session_id))
+    def restamp(self, session_id: int, created: float, finished: float | None, lacks: str = "") -> None:
+        """An imported session keeps the times it had where it ran, and what it lacked there."""
+        self.backend.execute("UPDATE sessions SET created = ?, finished = ?, lacks = ? WHERE id = ?",
+                             (created, finished, text(lacks), session_id))
 
     def update_plan(self, session_id: int, plan: dict[str, Any]) -> None:
         self.backend.execute("UPDATE sessions SET plan = ? WHERE id = ?", (_json(plan), session_id))
 
     _SESSION = ("id", "created", "finished", "status", "seed", "argv", "host", "options", "definitions", "plan",
-                "versus", "lacks")
+                "versus", "lacks", "imported")
 
     def session(self, session_id: int | None = None) -> dict[str, Any]:
+        if session_id is not None and not 0 <= session_id < 1 << 63:  # beyond either backend's integers: none such
+            raise StoreError(f"{self.name} has no session {session_id}", "see `versus sessions`")
         query = f"SELECT {', '.join(self._SESSION)} FROM sessions"
         rows = (self.backend.query(query + " WHERE id = ?", (session_id,)) if session_id is not None
                 else self.backend.query(query + " ORDER BY id DESC LIMIT 1"))
@@ -255,18 +291,27 @@ class Store:
             which = f"no session {session_id}" if session_id is not None else "no sessions yet"
             raise StoreError(f"{self.name} has {which}", "see `versus sessions`, or run `versus run EXPERIMENT`")
         session = dict(zip(self._SESSION, rows[0]))
+        unreadable = []
         for key in ("argv", "host", "options", "definitions", "plan", "versus"):
             try:
                 session[key] = json.loads(session[key])
-            except (TypeError, ValueError):
-                raise StoreError(f"session {session['id']} in {self.name} has an unreadable {key}",
-                                 "the database was edited or damaged; report other sessions") from None
-        return session
+            except (TypeError, ValueError, RecursionError):
+                session[key] = None
+            if not isinstance(session[key], list if key == "argv" else dict):
+                unreadable.append(key)
+                session[key] = [] if key == "argv" else {}
+        session["status"] = self._statuses()(session["id"], session["status"])
+        return _readable(session, unreadable)
+
+    def newest_run(self) -> int | None:
+        """The newest session run here (not imported): what `versus run --resume` without a number means."""
+        rows = self.backend.query("SELECT id FROM sessions WHERE imported = '' ORDER BY id DESC LIMIT 1")
+        return int(rows[0][0]) if rows else None
 
     def sessions(self) -> list[dict[str, Any]]:
         """One line's worth per session: id, times, status, experiments, arms, runs, failed runs."""
         rows = self.backend.query(
-            "SELECT s.id, s.created, s.finished, s.status, s.argv,"
+            "SELECT s.id, s.created, s.finished, s.status, s.argv, s.imported,"
             " (SELECT COUNT(*) FROM arms a WHERE a.session_id = s.id),"
             " (SELECT COUNT(*) FROM process_runs p JOIN arms a ON a.id = p.arm_id WHERE a.session_id = s.id),"
             " (SELECT COUNT(*) FROM process_runs p JOIN arms a ON a.id = p.arm_id WHERE a.session_id = s.id"
@@ -275,10 +320,14 @@ class Store:
         experiments: dict[int, list[str]] = {}
         for session_id, experiment in self.backend.query("SELECT session_id, experiment FROM arms ORDER BY id"):
             names = experiments.setdefault(session_id, [])
-            if experiment not in names:
-                names.append(experiment)
-        keys = ("id", "created", "finished", "status", "argv", "arms", "runs", "failed")
-        return [{**dict(zip(keys, row)), "experiments": ",".join(experiments.get(row[0], [])) or None} for row in rows]
+            if str(experiment) not in names:
+                names.append(str(experiment))
+        keys = ("id", "created", "finished", "status", "argv", "imported", "arms", "runs", "failed")
+        status = self._statuses()
+        return [{**entry, "created": _time(entry["created"]), "finished": _time(entry["finished"]),
+                 "status": status(entry["id"], entry["status"]), "imported": str(entry["imported"] or ""),
+                 "experiments": ",".join(experiments.get(entry["id"], []))}
+                for entry in (dict(zip(keys, row)) for row in rows)]
 
     def arms(self, session_id: int) -> list[dict[str, Any]]:
         rows = self.backend.query(
@@ -289,7 +338,14 @@ class Store:
         arms = [dict(zip(keys, r)) for r in rows]
         for arm in arms:
             for key in ("runtime_info", "params", "method"):
-                arm[key] = json.loads(arm[key])
+                arm[key] = _loads(arm[key])
+            info = arm["runtime_info"]
+            if not isinstance(info.get("flags", []), list):
+                info["flags"] = []
+            info["flags"] = [str(f) for f in info.get("flags", [])]
+            arm["params"] = {str(k): str(v) for k, v in arm["params"].items()}
+            for key in ("experiment", "experiment_path", "case", "runtime", "variant"):
+                arm[key] = str(arm[key])
         return arms
 
     # process runs ------------------------------------------------------------------------------
@@ -349,10 +405,16 @@ class Store:
             if not rows:
                 return []
         samples: dict[int, list[tuple[int, int, int, bool]]] = {}
-        for run_id, idx, warmup, ns, inner in q(
-                'SELECT s.process_run_id, s.idx, s.warmup, s.ns, s."inner" FROM samples s JOIN process_runs p'
-                " ON p.id = s.process_run_id JOIN arms a ON a.id = p.arm_id WHERE a.session_id = ?", (session_id,)):
-            samples.setdefault(run_id, []).append((idx, ns, inner, bool(warmup)))
+        if isinstance(self.backend, SQLiteBackend):  # one query per run: no join, no sort in Python
+            for run_id, *_ in rows:
+                samples[run_id] = [(idx, ns, inner, warmup != 0) for idx, warmup, ns, inner in q(
+                    'SELECT idx, warmup, ns, "inner" FROM samples WHERE process_run_id = ? ORDER BY idx', (run_id,))]
+        else:  # over a network, one query whose order the server makes
+            for run_id, idx, warmup, ns, inner in q(
+                    'SELECT s.process_run_id, s.idx, s.warmup, s.ns, s."inner" FROM samples s JOIN process_runs p'
+                    " ON p.id = s.process_run_id JOIN arms a ON a.id = p.arm_id WHERE a.session_id = ?"
+                    " ORDER BY s.process_run_id, s.idx", (session_id,)):
+                samples.setdefault(run_id, []).append((idx, ns, inner, warmup != 0))
         metrics: dict[int, list[tuple[str, float, str]]] = {}
         for run_id, name, value, unit in q(
                 "SELECT m.process_run_id, m.name, m.value, m.unit FROM metrics m JOIN process_runs p"
@@ -365,7 +427,7 @@ class Store:
                 " ON p.id = c.process_run_id JOIN arms a ON a.id = p.arm_id WHERE a.session_id = ?"
                 " ORDER BY c.process_run_id, c.idx", (session_id,)):
             checks.setdefault(run_id, []).append((value, expected, bool(ok)))
-        return [StoredRun(rid, arm_id, rnd, status, reason, tail, _loads(hello), sorted(samples.get(rid, [])),
+        return [StoredRun(rid, arm_id, rnd, status, reason, tail, _loads(hello), samples.get(rid, []),
                           metrics.get(rid, []), wall, started, exit_code, checks.get(rid, []), host, leg)
                 for rid, arm_id, rnd, status, reason, tail, hello, wall, started, exit_code, host, leg in rows]
 
@@ -412,7 +474,8 @@ class Store:
     def legs(self, session_id: int) -> list[Leg]:
         rows = self.backend.query("SELECT number, kind, started, finished, argv, host, budget, stopped, versus FROM legs"
                                   " WHERE session_id = ? ORDER BY number", (session_id,))
-        return [Leg(number, kind, started, finished, json.loads(argv), host, budget, stopped, _loads(versus))
+        return [Leg(int(number), str(kind), _time(started) or 0.0, _time(finished), _strings(argv), str(host),
+                    _count(budget, real=True), str(stopped), _loads(versus))
                 for number, kind, started, finished, argv, host, budget, stopped, versus in rows]
 
     def add_host(self, session_id: int, name: str, details: dict[str, Any], versus: dict[str, Any]) -> None:
@@ -427,9 +490,63 @@ class Store:
         return {name: _loads(details) for name, details in rows}
 
 
+def _time(value: Any) -> float | None:
+    """A stored timestamp that a date can show, else None (shown as "?")."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) \
+            and 0 <= value <= LAST_TIME:
+        return float(value)
+    return None
+
+
+def _readable(session: dict[str, Any], unreadable: list[str]) -> dict[str, Any]:
+    """A stored session whose every value its readers can use, whatever the database holds (an
+    import of an older versus, a hand edit): a value of the wrong type or out of range is left out
+    and the session says what it lacks; `unreadable` names the parts that were, so it is not resumed."""
+    session["created"], session["finished"] = _time(session["created"]), _time(session["finished"])
+    session["status"], session["lacks"] = str(session["status"]), str(session["lacks"] or "")
+    session["imported"] = str(session["imported"] or "")
+    session["seed"] = session["seed"] if isinstance(session["seed"], int) else 0
+    session["argv"] = [str(a) for a in session["argv"]]
+    plan = session["plan"]
+    methods = plan.get("methods")
+    if "methods" in plan and not (isinstance(methods, dict) and all(
+            isinstance(m, dict) and _count(m.get("processes", 1)) for m in methods.values())):
+        unreadable.append("plan's methods")
+        plan["methods"] = {}
+    if "budget" in plan and plan["budget"] is not None and _count(plan["budget"], real=True) is None:
+        unreadable.append("plan's budget")
+        plan["budget"] = None
+    if not isinstance(plan.get("notes", []), list):
+        plan["notes"] = []
+    plan["notes"] = [str(n) for n in plan.get("notes", [])]
+    plan["stopped"] = str(plan.get("stopped") or "")
+    session["unreadable"] = unreadable
+    if unreadable:
+        said = f"its {', '.join(unreadable)} (unreadable in the database)"
+        session["lacks"] = f"{session['lacks']}; {said}" if session["lacks"] else said
+    return session
+
+
+def _count(value: Any, real: bool = False) -> float | None:
+    """A positive count (or, `real`, a non-negative finite number), else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float) if real else int):
+        return None
+    if not math.isfinite(value) or value < (0 if real else 1):
+        return None
+    return float(value)
+
+
+def _strings(text: str) -> list[str]:
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return []
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
 def _loads(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
-    except ValueError:
+    except (TypeError, ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}

@@ -230,6 +230,11 @@ class PostgresBackend:
         rows = self.query("SELECT version FROM versus_schema")
         return int(rows[0][0]) if rows else 0
 
+    def read_only(self) -> None:
+        """Every transaction of this connection read-only, now and after a reconnection (a reading
+        command: `report`, `sessions`, `compare`, `export`, a dry run)."""
+        self.on_connect(lambda: self.conn.execute("SET default_transaction_read_only = on"))
+
     # holding --------------------------------------------------------------------------------------
     def acquire(self) -> None:
         """A PostgreSQL database holds many sessions at once: a coordinator holds its session (`hold`)."""

@@ -56,7 +56,24 @@ MIGRATIONS: list[str | Migration] = [
     ALTER TABLE sessions ADD COLUMN lacks TEXT NOT NULL DEFAULT '';
     ALTER TABLE sessions ADD COLUMN upgrade INTEGER NOT NULL DEFAULT 1;
     """,
-    # 4: a lab for a team (docs/fleet.md). Every process run names the host that ran it ('' before:
+    # 4: where an imported session came from, set by the import itself and never read from the file:
+    # an imported session is history, never resumable. Earlier imports are known by their options
+    # (JMH, hyperfine, pyperf) or by arms without a folder (versus documents; a run's arms have one).
+    # PostgreSQL cannot test a text for valid JSON before version 16: it looks for the key instead.
+    Migration(
+        sqlite="""
+        ALTER TABLE sessions ADD COLUMN imported TEXT NOT NULL DEFAULT '';
+        UPDATE sessions SET imported = 'a file (imported before versus recorded which)'
+         WHERE (CASE WHEN json_valid(options) THEN json_extract(options, '$.import') END) IS NOT NULL
+            OR id NOT IN (SELECT session_id FROM arms WHERE experiment_path != '');
+        """,
+        postgres="""
+        ALTER TABLE sessions ADD COLUMN imported TEXT NOT NULL DEFAULT '';
+        UPDATE sessions SET imported = 'a file (imported before versus recorded which)'
+         WHERE position('"import":' in options) > 0
+            OR id NOT IN (SELECT session_id FROM arms WHERE experiment_path != '');
+        """),
+    # 5: a lab for a team (docs/fleet.md). Every process run names the host that ran it ('' before:
     # the session's own host) and the leg of its session: each `versus run` that added rounds to a
     # session (the first, --resume, --more) is a leg. Hosts are stored per session with what they
     # are. Work is a round of a group that a coordinator hands out to workers through PostgreSQL

@@ -3,7 +3,6 @@
 (`gcc@12.2.0`, `clang@14.0.6`), the program family `c`."""
 from __future__ import annotations
 
-import os
 import re
 import shutil
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import ClassVar
 from ...errors import ExperimentError
 from ..family import BuildContext, Family, digest, probe, run_build
 from ..model import Runtime
+from ..sealed import beside, install, intact
 
 CFLAGS = ("-O2", "-pthread", "-std=gnu11", "-Wall")
 
@@ -38,14 +38,14 @@ class _Compiler(Family):
             headers += sorted(folder.glob("*.h"))
         key = digest(str(runtime.executable), runtime.version, " ".join(CFLAGS), program, *headers)
         binary = context.cache / "c" / key / program.stem
-        if binary.exists():
+        if intact(binary, legacy=True):  # a damaged one (truncated, emptied) is compiled again
             return binary
         binary.parent.mkdir(parents=True, exist_ok=True)
         flags = [*CFLAGS, "-I", str(context.helpers / "c"), *[f"-I{folder}" for folder in includes]]
-        partial = binary.with_name(f"{binary.name}.{os.getpid()}.partial")  # two workers of one host may build at once
+        partial = beside(binary)  # per process: two workers of one host may build at once
         run_build([str(runtime.executable), *flags, "-o", str(partial), str(program), "-lm"], context,
                   f"{runtime.name} of {program}", "fix the compile error in the program above")
-        partial.replace(binary)
+        install(partial, binary)
         return binary
 
     def launch(self, runtime: Runtime, program: Path, built: Path | None, helpers: Path) -> tuple[list[str], dict[str, str]]:

@@ -13,6 +13,7 @@ from pathlib import Path
 from ...errors import ExperimentError, VersusError
 from ..family import BuildContext, Family, digest, run_build
 from ..model import C1, Runtime
+from ..sealed import beside, install, intact, seal
 from ..spec import version_key
 
 
@@ -68,13 +69,15 @@ def maven_jar(project: Path, name: str, context: BuildContext) -> Path:
     with open(project / "target" / ".versus-build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         sources = _inputs(project, context.helpers)
-        if jar.exists() and all(p.stat().st_mtime <= jar.stat().st_mtime for p in sources):
+        if intact(jar) and all(p.stat().st_mtime <= jar.stat().st_mtime for p in sources):
             return jar
         mvn = shutil.which("mvn")
         if not mvn:
             raise VersusError(f"building {project} needs Maven", "install it with: apt-get install -y maven")
         run_build([mvn, "-q", "-B", "-f", str(project / "pom.xml"), "package", "-DskipTests"], context,
                   f"building {project} with Maven", f"fix the build error above (try: mvn -f {project / 'pom.xml'} package)")
+        if jar.exists():
+            seal(jar)
     if not jar.exists():
         raise VersusError(f"building {project} with Maven made no {jar}",
                           f"set <finalName>{name}</finalName> in its pom.xml's shade plugin configuration")
@@ -99,12 +102,15 @@ class Java(Family):
         javac = runtime.executable.parent / "javac"
         sources = sorted(program.parent.glob("*.java")) + sorted((context.helpers / "java").rglob("*.java"))
         target = context.cache / "classes" / digest(str(javac.resolve()), *sources)
-        if (target / ".complete").exists():
+        if intact(target, legacy=(target / ".complete").exists()):  # a damaged one is compiled again
             return target
-        target.mkdir(parents=True, exist_ok=True)
-        run_build([str(javac), "-nowarn", "-d", str(target), *map(str, sources)], context,
+        made = beside(target)
+        shutil.rmtree(made, ignore_errors=True)
+        made.mkdir(parents=True)
+        run_build([str(javac), "-nowarn", "-d", str(made), *map(str, sources)], context,
                   f"javac of {program}", "fix the compile error in the program above")
-        (target / ".complete").write_text("ok")
+        (made / ".complete").write_text("ok")  # what versions before seals look for
+        install(made, target)
         return target
 
     def launch(self, runtime: Runtime, program: Path, built: Path | None, helpers: Path) -> tuple[list[str], dict[str, str]]:

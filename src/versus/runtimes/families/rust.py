@@ -9,6 +9,7 @@ from pathlib import Path
 from ...errors import ExperimentError
 from ..family import BuildContext, Family, digest, probe, run_build
 from ..model import Runtime
+from ..sealed import intact, seal
 
 
 class Rust(Family):
@@ -31,10 +32,15 @@ class Rust(Family):
             raise ExperimentError(f"cannot read the package name of {program}: {error}",
                                   "give it a [package] table with a name") from None
         target = context.cache / "cargo-target" / digest(str(program.resolve()))
+        binary = target / "release" / name
+        if binary.exists() and not intact(binary, legacy=True):
+            binary.unlink()  # cargo checks its sources, not its output: a damaged binary is linked again
         # cargo decides itself whether anything changed: it is quick when nothing did.
         run_build([str(runtime.executable), "build", "--release", "--quiet", "--manifest-path", str(program),
                    "--target-dir", str(target)], context, f"cargo build of {program}", "fix the build error above")
-        return target / "release" / name
+        if binary.exists() and not intact(binary):
+            seal(binary)
+        return binary
 
     def launch(self, runtime: Runtime, program: Path, built: Path | None, helpers: Path) -> tuple[list[str], dict[str, str]]:
         return [str(built)], {}

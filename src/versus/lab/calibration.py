@@ -1,0 +1,49 @@
+"""`versus lab calibration`: the noise model's scenarios (`simulate.SCENARIOS`) under a rule, each
+scenario's wrong verdicts with their Clopper–Pearson 95% interval against the item's α.
+
+A/A scenarios: a comparison of an arm with itself called faster or slower. Bound scenarios: a claim
+whose truth lies exactly on its bound (≥) called "does not hold". Each trial is one item in a family
+of `items` (α/items each, as `tests/test_calibration.py` takes 2), from `start` rounds up to `rounds`,
+seeded by the scenario's name as the test seeds it, so that `--trials 3000` prints the test's counts.
+Scenarios marked "limit" are the rule's documented limits (docs/method.md), not calibrated cases.
+"decided": the share of trials with any verdict but inconclusive (an A/A pair called the same, mostly).
+"""
+from __future__ import annotations
+
+import statistics
+
+from .. import simulate, stats
+from ..errors import UsageError
+from ..rule import CURRENT, with_overrides
+
+
+def seed_of(name: str) -> int:
+    """The seed tests/test_calibration.py gives a scenario."""
+    return sum(map(ord, name))
+
+
+def calibration(trials: int, items: int, start: int, rounds: int, names: list[str], changes: list[str]) -> str:
+    if trials < 1 or items < 1 or not 2 <= start <= rounds:
+        raise UsageError("--trials and --items must be at least 1, and --start from 2 to --rounds",
+                         "e.g. --trials 1000 --items 2 --start 3 --rounds 200")
+    unknown = [n for n in names if n not in simulate.SCENARIOS]
+    if unknown:
+        raise UsageError(f"no scenario {', '.join(repr(n) for n in unknown)}",
+                         "the scenarios are: " + "; ".join(simulate.SCENARIOS))
+    rule = with_overrides(CURRENT, changes)
+    alpha = stats.bonferroni(rule.alpha, items)
+    lines = [f"{rule.describe()}", f"{trials} trials per scenario, each an item of a family of {items} (α = {alpha:.2%} "
+             f"each), from {start} rounds up to {rounds}; wrong: A/A called faster or slower, a truth on its bound "
+             "called \"does not hold\"",
+             "scenario | kind | wrong | rate [95% interval] | ≤ α | decided | median rounds of decisions"]
+    for scenario in (simulate.SCENARIOS[n] for n in names) if names else simulate.SCENARIOS.values():
+        counts = scenario.counts(trials, seed=seed_of(scenario.name), items=items, rule=rule, start=start, rounds=rounds)
+        wrong = scenario.wrong(counts)
+        low, high = stats.clopper_pearson(wrong, trials)
+        verdict = "yes" if wrong / trials <= alpha else "NO"
+        if scenario.limit:
+            verdict += " (a limit)"
+        median = f"{statistics.median(counts.rounds):.0f}" if counts.rounds else "–"
+        lines.append(f"{scenario.name} | {scenario.kind} | {wrong} | {wrong / trials:.2%} [{low:.2%}, {high:.2%}] | "
+                     f"{verdict} | {len(counts.rounds) / trials:.0%} | {median}")
+    return "\n".join(lines)

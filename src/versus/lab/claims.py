@@ -1,0 +1,258 @@
+"""The claims of reports' JSON documents (`versus report N --format json`, a run's session.json).
+
+`versus lab claims REPORT.json [EXPERIMENT…] [--counts]`: the Markdown tables of docs/results.md and the
+experiments' READMEs, or the decided claims per experiment. Each instance's interval is the one that
+decided it, at its level, as the report printed it.
+
+`versus lab across REPORT.json…`: several runs' verdicts side by side. Each claim's verdict per run
+(listed where the runs do not all decide it alike), the claims decided in at least one run, in all
+and in none, any claim that holds in one run and does not hold in another (a flip), and the share of
+deciding intervals that contain the estimate pooled over the runs: each claim pair's rounds (those the
+rule analyses, from the documents' raw samples, `stored.rounds`) pooled over the runs, and their
+trimmed mean at the first run's rule.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import judge, stats
+from ..errors import UsageError
+from ..report import units
+from ..rule import Rule
+from ..verdict import Verdict
+from .stored import REPORT_HINT, Values, read_report, rounds, start_of
+
+HEADER = ("| claim | bound | verdict | instance | measured [interval at its level] | rounds |\n"
+          "| --- | --- | --- | --- | --- | ---: |")
+DECIDED = (Verdict.HOLDS.value, Verdict.DOES_NOT_HOLD.value)
+TARGET_COVERAGE = 0.97  # the issue's target for intervals containing the pooled estimate
+
+
+def _bound(expected: dict[str, float | None]) -> str:
+    return units.metric_bounds(expected.get("min"), expected.get("max"))
+
+
+def _labels(doc: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    out = {}
+    for arm in doc["arms"]:
+        label = f"{arm['case']}[{arm['variant']}]" if arm.get("variant") else arm["case"]
+        out[arm["key"]] = (label, arm["runtime"])
+    return out
+
+
+def _instance(instance: dict[str, Any], labels: dict[str, tuple[str, str]]) -> str:
+    top = labels[instance["numerator"]]
+    if instance.get("denominator") is None:
+        return f"{top[0]} on {top[1]}: {instance['verdict']}"
+    bottom = labels[instance["denominator"]]
+    if top[1] == bottom[1]:
+        what = f"{top[0]} ÷ {bottom[0]} on {top[1]}"
+    elif top[0] == bottom[0]:
+        what = f"{top[0]}: {top[1]} ÷ {bottom[1]}"
+    else:
+        what = f"{top[0]} on {top[1]} ÷ {bottom[0]} on {bottom[1]}"
+    return f"{what}: {instance['verdict']}"
+
+
+def _measured(instance: dict[str, Any], ratio: bool) -> str:
+    shown, sign = instance.get("ratio"), "×" if ratio else ""
+    if shown is None:
+        return instance.get("note") or "no interval"
+    if instance.get("note"):
+        return f"{shown['value']:.3g}{sign} (rounds disagree: no usable interval yet)"
+    ends = instance.get("ends_one_sided")
+    level = f"at {units.level(ends[0])} / {units.level(ends[1])} one-sided" if ends and abs(ends[0] - ends[1]) > 1e-12 \
+        else f"at {units.level(instance['level'])}"
+    return f"{shown['value']:.3g}{sign} [{shown['low']:.3g}, {shown['high']:.3g}] {level}"
+
+
+def table(doc: dict[str, Any], experiment: str) -> str:
+    labels = _labels(doc)
+    rows = [HEADER]
+    for claim in doc["claims"]:
+        if claim["experiment"] != experiment or claim["verdict"] == Verdict.NOT_MEASURED.value:
+            continue
+        head = [f"`{claim['id']}`", _bound(claim["expected"]), f"**{claim['verdict']}**"]
+        for index, instance in enumerate(claim["instances"]):
+            cells = head if index == 0 else ["", "", ""]
+            ratio = instance.get("denominator") is not None
+            cells = cells + [_instance(instance, labels), _measured(instance, ratio), str(instance["rounds"])]
+            rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def counts(doc: dict[str, Any]) -> str:
+    lines, total, decided = [], 0, 0
+    for experiment in dict.fromkeys(c["experiment"] for c in doc["claims"]):
+        measured = [c for c in doc["claims"] if c["experiment"] == experiment and c["verdict"] != Verdict.NOT_MEASURED.value]
+        done = [c for c in measured if c["verdict"] in DECIDED]
+        total, decided = total + len(measured), decided + len(done)
+        lines.append(f"{experiment}: {len(done)} of {len(measured)}")
+    return "\n".join(lines + [f"all: {decided} of {total}"])
+
+
+def claims(path: Path, experiments: list[str], only_counts: bool) -> str:
+    doc = read_report(path)
+    try:
+        if only_counts:
+            return counts(doc)
+        found = list(dict.fromkeys(c["experiment"] for c in doc["claims"]))
+        chosen = experiments or found
+        unknown = [e for e in chosen if e not in found]
+        if unknown:
+            raise UsageError(f"no claims of {', '.join(unknown)} in {path}",
+                             f"it has claims of {', '.join(found) or 'no experiment'}")
+        parts = []
+        for experiment in chosen:
+            if len(chosen) > 1:
+                parts.append(f"#### {experiment}\n")
+            parts.append(table(doc, experiment) + "\n")
+        return "\n".join(parts).rstrip("\n")
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        raise _malformed(path, error) from None
+
+
+def _malformed(path: Path, error: Exception) -> UsageError:
+    return UsageError(f"{path} is not a report as versus writes it ({type(error).__name__}: {str(error)[:80]})",
+                      REPORT_HINT)
+
+
+# --- across runs ---------------------------------------------------------------------------------
+
+def rule_of(doc: Mapping[str, Any]) -> Rule:
+    """The rule a report's verdicts were reached by: the one it names, or its session's stored one."""
+    stored = doc.get("rule")
+    if isinstance(stored, Mapping):
+        return Rule.from_dict(stored)
+    session = doc.get("session")
+    plan = session.get("plan") if isinstance(session, Mapping) else None
+    return Rule.of(plan if isinstance(plan, Mapping) else {})
+
+
+def arm_values(arm: Mapping[str, Any], metric: str, rule: Rule) -> Values:
+    """Round → (value, warmup) of each successful process run in a report's arm, from its raw samples,
+    with the per-process value the rule (or the arm's method) names, as the analysis takes it."""
+    value = judge.stored_value(arm.get("method"), rule)
+    out: Values = {}
+    for run in arm.get("runs") or []:
+        if run.get("status") != "ok":
+            continue
+        facts = judge.facts_of([(int(ns), int(inner), bool(warm)) for ns, inner, warm in run.get("samples") or []],
+                               [(str(m[0]), float(m[1])) for m in run.get("metrics") or []],
+                               int(run.get("wall_ns") or 0), value)
+        found = facts.metrics.get(metric) if metric else facts.value
+        if found is not None:
+            out[int(run["round"])] = (found, facts.warmup)
+    return out
+
+
+@dataclass
+class Deciding:
+    """One run's deciding interval of a claim pair."""
+
+    run: int  # 1-based, in the order given
+    claim: str
+    pair: str
+    verdict: str
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Across:
+    runs: int
+    verdicts: dict[tuple[str, str], list[str]]  # claim → its verdict in each run ("-": not in that run)
+    deciding: list[tuple[Deciding, float | None]]  # each deciding interval, with its pair's pooled estimate
+    rules_differ: bool = False  # the runs were judged by different rules (the pooled estimate takes run 1's)
+
+    @property
+    def flips(self) -> list[tuple[str, str]]:
+        return [k for k, seen in self.verdicts.items() if len({v for v in seen if v in DECIDED}) > 1]
+
+    def decided(self, how: str) -> list[tuple[str, str]]:
+        """The claims decided in at least one run ("some"), in every run ("all"), or in none ("none")."""
+        test = {"some": any, "all": all}.get(how)
+        if how == "none":
+            return [k for k, seen in self.verdicts.items() if not any(v in DECIDED for v in seen)]
+        assert test is not None
+        return [k for k, seen in self.verdicts.items() if test(v in DECIDED for v in seen)]
+
+    @property
+    def contained(self) -> list[bool]:
+        return [estimate is not None and d.low <= estimate <= d.high for d, estimate in self.deciding]
+
+
+def across(paths: list[Path]) -> Across:
+    docs = [read_report(path) for path in paths]
+    verdicts: dict[tuple[str, str], list[str]] = {}
+    units_of: dict[tuple[str, str], list[float]] = {}
+    scale_of: dict[tuple[str, str], str] = {}
+    deciding: list[tuple[Deciding, tuple[str, str]]] = []
+    rule: Rule | None = None
+    differ = False
+    for index, (path, doc) in enumerate(zip(paths, docs), 1):
+        try:
+            own = rule_of(doc)
+            differ = differ or (rule is not None and own != rule)
+            rule = rule or own
+            arms = {arm["key"]: arm for arm in doc["arms"]}
+            plan = (doc.get("session") or {}).get("plan") or {}
+            for claim in doc["claims"]:
+                key = (str(claim["experiment"]), str(claim["id"]))
+                verdicts.setdefault(key, ["-"] * (index - 1)).append(str(claim["verdict"]))
+                metric = claim.get("metric") or ""
+                for instance in claim.get("instances") or []:
+                    top, bottom = instance["numerator"], instance.get("denominator")
+                    pair = (f"{key[0]} {key[1]}", f"{top} ÷ {bottom}" if bottom else top)
+                    found = rounds(arm_values(arms[top], metric, own),
+                                   arm_values(arms[bottom], metric, own) if bottom else None,
+                                   start_of(plan, key[0], own), own)
+                    if found is not None:
+                        units_of.setdefault(pair, []).extend(found.units)
+                        scale_of[pair] = found.scale
+                    shown = instance.get("ratio")
+                    if instance.get("verdict") in DECIDED and shown is not None:
+                        deciding.append((Deciding(index, pair[0], pair[1], str(instance["verdict"]),
+                                                  float(shown["low"]), float(shown["high"])), pair))
+        except (KeyError, TypeError, AttributeError, ValueError) as error:
+            raise _malformed(path, error) from None
+        for seen in verdicts.values():
+            seen += ["-"] * (index - len(seen))
+    pooled: dict[tuple[str, str], float | None] = {}
+    for pair, pooled_units in units_of.items():
+        if len(pooled_units) < 2 or rule is None:
+            pooled[pair] = None
+            continue
+        center = stats.trimmed_location(pooled_units, rule=rule).center
+        pooled[pair] = math.exp(center) if scale_of[pair] == "log" else center
+    return Across(len(docs), verdicts, [(d, pooled.get(pair)) for d, pair in deciding], differ)
+
+
+def render_across(result: Across) -> str:
+    lines = []
+    flips = set(result.flips)
+    for key, seen in result.verdicts.items():
+        decided = {v for v in seen if v in DECIDED}
+        if len(set(seen)) > 1 or not decided:
+            lines.append(f"{'FLIP ' if key in flips else ''}{key[0]} {key[1]}: " + ", ".join(seen))
+    some, every, none = (len(result.decided(how)) for how in ("some", "all", "none"))
+    lines.append(f"{len(result.verdicts)} claims over {result.runs} runs: decided in at least one {some}, in all {every}, "
+                 f"in none {none}; holds in one run and does not hold in another: {len(flips)}")
+    contained = result.contained
+    if result.rules_differ:
+        lines.append("the runs were judged by different rules: each pair's pooled estimate is the trimmed mean at run 1's")
+    if contained:
+        share = sum(contained) / len(contained)
+        lines.append(f"deciding intervals that contain the estimate pooled over the runs: {sum(contained)} of "
+                     f"{len(contained)} ({share:.1%}; target ≥ {TARGET_COVERAGE:.0%})")
+        for (d, estimate), inside in zip(result.deciding, contained):
+            if not inside:
+                pooled = f"{estimate:.4g}" if estimate is not None else "none (too few rounds)"
+                lines.append(f"  run {d.run}: {d.claim} {d.pair}: {d.verdict} [{d.low:.4g}, {d.high:.4g}], pooled {pooled}")
+    else:
+        lines.append("no run decided a claim pair: no deciding interval to set against the pooled estimate")
+    return "\n".join(lines)

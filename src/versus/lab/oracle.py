@@ -1,0 +1,225 @@
+"""`versus lab oracle DB [SESSION]`: which claims an all-knowing fixed-size test could decide within a
+stored run's budget from that run's own spread, how many of those the run decided, and how many rounds
+its decisions took against what that test needs (docs/method.md, "The fixed-size oracle").
+
+For each claim pair the run's own rounds (those the rule analyses: `stored.pair_rounds`) give the truth:
+the rule's trimmed location of them is the ratio, and its per-round spread the spread. The oracle
+knows both, but must still be a valid test: ONE test after a number of rounds fixed in advance, at the
+pair's α (its Bonferroni share of its experiment's claims, with the claim's intersection–union share,
+as `judge.Shares` gives them; one-sided for one bound), with the rule's degrees of freedom (its trim)
+and its floor on the per-round spread below `floor_until` rounds, and at least `first_look` rounds.
+Its n is the least number of rounds at which, the estimate landing on the truth (the median case: it
+decides with 50% power), the interval decides. Its cost is n rounds of each arm at the median wall
+time of the arm's processes; the claims are then taken cheapest-first (`claimset`) within the
+process time the run really had.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+
+from scipy import stats as distributions
+
+from .. import judge, stats
+from ..analyze import Analysis, analyze
+from ..errors import UsageError
+from ..items import items_of
+from ..rule import Rule
+from ..verdict import Verdict
+from . import claimset
+from .stored import open_store, pair_rounds, round_seconds, session_rule, start_of
+
+TARGET_SHARE = 0.9  # the issue's target: 90% of the claims the oracle decides
+TARGET_RATIO = 1.5  # and rounds to a decision at most 1.5× the oracle's on average
+LIMIT = 1_000_000  # rounds past which a fixed-size test is said not to decide at all
+
+
+def fixed_size_rounds(center: float, spread: float, criterion: stats.Criterion, alpha: float, rule: Rule,
+                      scale: str = "log", exact: bool = False, limit: int = LIMIT) -> int | None:
+    """The least n at which one fixed-size test at `alpha` decides when its estimate is `center` and
+    the per-round spread `spread` (on the analysis scale); None where no n up to `limit` does (an
+    estimate on its threshold). The rule's trim sets the degrees of freedom, and below `floor_until`
+    rounds the spread is at least the rule's floor (log scale only, and not for exact rounds, as
+    stats.sequential does); exact rounds decide at 2."""
+    tails = criterion.tails(alpha)
+    if exact or spread <= 0:
+        decided = criterion.verdict(center, center) is not None
+        if not decided:
+            return None
+        if exact:
+            return 2
+    margin = criterion.margin(center)
+    if margin <= 0:
+        return None
+    # A t quantile exceeds the normal one and the floor only widens: n cannot be below the z-test's n.
+    z = float(distributions.norm.ppf(1 - max(tails)))
+    least = max(rule.first_look, math.floor((z * spread / margin) ** 2) if spread > 0 else rule.first_look)
+    for n in range(least, limit + 1):
+        unit = max(spread, rule.floor_at(n)) if scale == "log" else spread
+        location = stats.Location(center, unit / math.sqrt(n), stats.trimmed_df(n, rule), n)
+        if criterion.verdict(*stats.bounds(location, *tails)) is not None:
+            return n
+    return None
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One claim pair: the run's truth for it, the oracle's n, and what the run decided."""
+
+    claim: str  # "experiment claim-id"
+    label: str
+    arms: tuple[str, ...]
+    rounds: int  # the rounds behind the truth
+    estimate: float | None  # on the ratio (or value) scale
+    spread: float  # per round, on the analysis scale
+    n: int | None  # the oracle's rounds; None: no fixed-size test decides it
+    outside: bool  # the estimate lies outside the claim's bound
+    decision: stats.Decision
+    note: str = ""
+
+    @property
+    def need(self) -> claimset.Need:
+        return claimset.Need(self.arms, self.n, self.outside)
+
+
+@dataclass(frozen=True)
+class Oracle:
+    session: int
+    rule: Rule
+    budget: float  # the stored plan's, seconds
+    setup: float  # the run's time outside process runs
+    first: float  # process seconds of every arm's first rounds
+    pairs: list[Pair]
+    order: list[tuple[str, float]]  # every claim, cheapest first, with the seconds it adds
+    chosen: list[str]  # the claims the oracle decides within the budget
+    verdicts: dict[str, Verdict]  # the run's verdict of every measured claim
+
+    @property
+    def available(self) -> float:
+        """The process time the run really had: its budget less its set-up."""
+        return self.budget - self.setup
+
+    @property
+    def decided(self) -> list[str]:
+        return [c for c in self.chosen if self.verdicts[c].decided]
+
+    def ratios(self) -> list[tuple[Pair, float | None]]:
+        """Every pair the run decided, with its rounds ÷ the oracle's n (None where the oracle has none)."""
+        return [(p, p.decision.n / p.n if p.n else None) for p in self.pairs if p.decision.decided]
+
+
+def oracle(path: Path, session: int | None, changes: list[str]) -> Oracle:
+    store = open_store(path)
+    stored = store.session(session)
+    plan = stored.get("plan") or {}
+    if not plan.get("budget"):
+        raise UsageError(f"session {stored['id']} ran without a budget: the oracle asks what its budget allowed",
+                         "give a session of `make run` (or of `versus run --budget`)")
+    rule = session_rule(plan, changes)
+    analysis = analyze(store, stored["id"], rule)
+    if not any(claim.instances for claim in analysis.claims):
+        raise UsageError(f"session {stored['id']} measured no claim: the oracle weighs a run's claims",
+                         "give a session of `make run`; `versus sessions --db DB` lists them")
+    runs = store.runs(stored["id"])
+    walls = sum(r.wall_ns for r in runs) / 1e9
+    end = max((r.started + r.wall_ns / 1e9 for r in runs), default=float(stored["created"]))
+    setup = max(0.0, end - float(stored["created"]) - walls)
+    index_of = {arm.row_id: arm for arm in analysis.arms}
+    first = sum(r.wall_ns / 1e9 for r in runs
+                if r.round < start_of(plan, index_of[r.arm_id].id.experiment, rule))
+    pairs = _pairs(analysis, rule)
+    seconds = {arm.key: round_seconds(arm) for arm in analysis.arms}
+    ran = {arm.key: float(start_of(plan, arm.id.experiment, rule)) for arm in analysis.arms}
+    claims: dict[str, list[claimset.Need]] = {}
+    for pair in pairs:
+        claims.setdefault(pair.claim, []).append(pair.need)
+    order = list(claimset.cheapest_first(claims, ran, seconds))
+    chosen, total = [], first
+    for claim, cost in order:
+        if total + cost > float(plan["budget"]) - setup:
+            break
+        chosen.append(claim)
+        total += cost
+    verdicts = {f"{c.experiment} {c.claim.id}": c.verdict for c in analysis.claims if c.instances}
+    return Oracle(int(stored["id"]), rule, float(plan["budget"]), setup, first, pairs, order, chosen, verdicts)
+
+
+def _pairs(analysis: Analysis, rule: Rule) -> list[Pair]:
+    plan = analysis.session.get("plan") or {}
+    shares = judge.Shares.of(items_of(analysis.arms, analysis.experiments), rule)
+    out = []
+    for claim in analysis.claims:
+        for judged in claim.instances:
+            item = judged.item
+            arms = tuple(a.key for a in (judged.numerator, judged.denominator) if a is not None)
+            label = " ÷ ".join(arms)
+            name = f"{claim.experiment} {claim.claim.id}"
+            found = pair_rounds(judged, start_of(plan, item.experiment, rule), rule)
+            if found is None or len(found.units) < rule.first_look and not (found.exact and len(found.units) >= 2):
+                note = "no ratio (a value ≤ 0)" if found is None else \
+                    f"{len(found.units)} round{'s' if len(found.units) != 1 else ''} analysed: too few for a truth"
+                out.append(Pair(name, label, arms, 0 if found is None else len(found.units), None, 0.0, None, False,
+                                judged.decision, note))
+                continue
+            location = stats.trimmed_location(found.units, rule=rule)
+            spread = 0.0 if found.exact else location.unit_sd
+            criterion = judge.criterion_of(item, found.scale, shares.pairs(item), rule.delta)
+            n = fixed_size_rounds(location.center, spread, criterion, shares.alpha_of(item), rule, found.scale,
+                                  found.exact)
+            estimate = math.exp(location.center) if found.scale == "log" else location.center
+            outside = criterion.verdict(location.center, location.center) == Verdict.DOES_NOT_HOLD
+            out.append(Pair(name, label, arms, len(found.units), estimate, spread, n, outside, judged.decision))
+    return out
+
+
+def render(result: Oracle) -> str:
+    lines = [f"session {result.session}, {result.rule.describe()}",
+             f"budget {result.budget / 60:.1f} min, set-up (time outside process runs) {result.setup / 60:.1f} min: "
+             f"{result.available / 60:.1f} min of process time, of which every arm's first rounds took "
+             f"{result.first / 60:.1f} min",
+             "",
+             "claim | pair | rounds | estimate | per-round SD | oracle's n | the run: verdict after rounds"]
+    for pair in result.pairs:
+        estimate = f"{pair.estimate:.4g}" if pair.estimate is not None else pair.note
+        n = str(pair.n) if pair.n is not None else ("–" if pair.note else "none (on its bound)")
+        lines.append(f"{pair.claim} | {pair.label} | {pair.rounds} | {estimate} | {pair.spread:.3f} | {n} | "
+                     f"{pair.decision.verdict} after {pair.decision.n}")
+    lines += ["", "claims cheapest first: process minutes each adds (arms shared with claims before it run once), "
+              "and the total with every arm's first rounds"]
+    total = result.first
+    chosen = set(result.chosen)
+    untold = {p.claim for p in result.pairs if p.note}
+    for rank, (claim, cost) in enumerate(result.order, 1):
+        if math.isinf(cost):
+            why = ("too few rounds for a truth" if claim in untold else
+                   "its truth sits on its bound: no fixed-size test decides it")
+            lines.append(f"{rank:3d} {claim}: {why}; the run: {result.verdicts[claim]}")
+            continue
+        total += cost
+        mark = "" if claim in chosen else "  (beyond the budget)"
+        lines.append(f"{rank:3d} {claim}: {cost / 60:.2f} min, total {total / 60:.2f} min; the run: "
+                     f"{result.verdicts[claim]}{mark}")
+    decided = result.decided
+    share = f"{len(decided) / len(result.chosen):.0%}" if result.chosen else "–"
+    lines += ["", f"the oracle decides {len(result.chosen)} of {len(result.verdicts)} claims within "
+              f"{result.available / 60:.1f} min of process time: {', '.join(result.chosen) or 'none'}"]
+    missed = [c for c in result.chosen if c not in decided]
+    lines.append(f"the run decided {len(decided)} of them: {share} (target ≥ {TARGET_SHARE:.0%})"
+                 + (f"; not: {', '.join(missed)}" if missed else ""))
+    beyond = [c for c, v in result.verdicts.items() if v.decided and c not in chosen]
+    if beyond:
+        lines.append(f"decided by the run beyond the oracle's set: {', '.join(beyond)}")
+    ratios = result.ratios()
+    lines += ["", "claim pairs the run decided: its rounds ÷ the oracle's n"]
+    for pair, ratio in ratios:
+        shown = f"{ratio:.2f}×" if ratio is not None else "– (no oracle n)"
+        lines.append(f"{pair.claim} | {pair.label} | {pair.decision.n} ÷ {pair.n if pair.n else '–'} = {shown}")
+    known = [r for _, r in ratios if r is not None]
+    if known:
+        lines.append(f"average {statistics.fmean(known):.2f}× over {len(known)} decided pairs (median "
+                     f"{statistics.median(known):.2f}×; target ≤ {TARGET_RATIO:g}×)")
+    else:
+        lines.append("no decided pair has an oracle n")
+    return "\n".join(lines)

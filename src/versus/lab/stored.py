@@ -1,0 +1,127 @@
+"""What the lab's analyses read of the stored format: a database, a report's JSON document, and each
+claim pair's rounds exactly as the decision rule judges them (`judge.judge`: the rounds at each arm's
+latest warmup, the per-round log ratios from `judge.log_ratios`)."""
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import judge
+from ..analyze import ArmResult, Judged, ProcessFacts
+from ..errors import UsageError
+from ..rule import Rule
+from ..store import Store
+
+REPORT_HINT = "make one with `versus report N --format json > FILE` (or take a run's session-N/session.json)"
+MAX_REPORT_BYTES = 512 << 20  # a make run's document is a few MB
+
+# round → (the process's value, the warmup samples it ran)
+Values = dict[int, tuple[float, int]]
+
+
+def open_store(path: Path) -> Store:
+    """A stored database, for reading; a path that is not a file is bad input (exit 2)."""
+    if not path.is_file():
+        raise UsageError(f"no database at {path}",
+                         "give a versus.db: `make run` writes versus-results/versus.db, a selftest the file its --db names")
+    return Store(path, create=False)
+
+
+def read_report(path: Path) -> dict[str, Any]:
+    """A report's JSON document (`versus report N --format json`), checked for what the lab reads of it."""
+    try:
+        if path.stat().st_size > MAX_REPORT_BYTES:
+            raise UsageError(f"{path} is larger than {MAX_REPORT_BYTES >> 20} MB: not a session's report", REPORT_HINT)
+        with path.open(encoding="utf-8") as handle:
+            doc = json.load(handle)
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}", REPORT_HINT) from None
+    except ValueError as error:
+        raise UsageError(f"{path} is not JSON: {error}", REPORT_HINT) from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("claims"), list) or not isinstance(doc.get("arms"), list):
+        raise UsageError(f"{path} is not a versus report (it has no claims and arms)", REPORT_HINT)
+    return doc
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """A claim pair's (or an absolute claim's) units, as the rule judges them."""
+
+    units: tuple[float, ...]  # per-round log ratios, log values (an absolute claim), or values (linear), in round order
+    scale: str  # "log" or "linear"
+    spent: int = 0  # looks taken on rounds left out (judge.settled)
+    left_out: int = 0
+
+    @property
+    def exact(self) -> bool:
+        """Every round the same (a size in bytes): a measurement without noise."""
+        return bool(self.units) and all(u == self.units[0] for u in self.units)
+
+
+def rounds(top: Values, bottom: Values | None, start: int, rule: Rule) -> Rounds | None:
+    """The units judge.judge analyses for an item whose arms have these values: only the rounds at
+    each arm's latest warmup where the rule settles (and is sequential), then the rounds both arms
+    have. None where a value is 0 or negative under a ratio (judge.judge reports no ratio then)."""
+    settle = rule.settle and rule.sequential
+    if bottom is None:
+        every = sorted(top)
+        kept, spent = judge.settled([{r: top[r][1] for r in every}], start, rule) if settle else (every, 0)
+        values = [top[r][0] for r in kept]
+        if values and all(v > 0 for v in values):
+            return Rounds(tuple(math.log(v) for v in values), "log", spent, len(every) - len(kept))
+        return Rounds(tuple(values), "linear", spent, len(every) - len(kept))
+    if any(v <= 0 for v, _ in [*top.values(), *bottom.values()]):
+        return None
+    every = sorted(set(top) | set(bottom))
+    if settle:
+        kept, spent = judge.settled([{r: w for r, (_, w) in top.items()}, {r: w for r, (_, w) in bottom.items()}],
+                                    start, rule)
+    else:
+        kept, spent = every, 0
+    both = set(top) & set(bottom)
+    matched = sorted(both & set(kept))
+    units = judge.log_ratios({r: top[r][0] for r in matched}, {r: bottom[r][0] for r in matched}, matched)
+    return Rounds(tuple(units), "log", spent, len(both) - len(matched))
+
+
+def process_values(processes: Iterable[ProcessFacts], metric: str = "") -> Values:
+    """Round → (value, warmup) of each successful process: its time per iteration taken as the
+    analysis took it (the rule's per-process value), or its metric's median."""
+    out: Values = {}
+    for process in processes:
+        value = process.metrics.get(metric) if metric else process.value
+        if process.status == "ok" and value is not None:
+            out[process.round] = (value, process.warmup)
+    return out
+
+
+def pair_rounds(judged: Judged, start: int, rule: Rule) -> Rounds | None:
+    """A judged item's rounds, as judge.judge saw them."""
+    metric = judged.item.metric
+    top = process_values(judged.numerator.processes, metric)
+    bottom = process_values(judged.denominator.processes, metric) if judged.denominator is not None else None
+    return rounds(top, bottom, start, rule)
+
+
+def start_of(plan: Mapping[str, Any], experiment: str, rule: Rule) -> int:
+    """The rounds every arm of an experiment ran before its first look (its method's `processes`)."""
+    method = (plan.get("methods") or {}).get(experiment)
+    return int(method.get("processes", rule.first_look)) if isinstance(method, dict) else rule.first_look
+
+
+def round_seconds(arm: ArmResult) -> float:
+    """What one more round of an arm costs: the median wall time of its processes, in seconds."""
+    walls = [p.wall_ns / 1e9 for p in arm.processes]
+    return statistics.median(walls) if walls else 0.0
+
+
+def session_rule(plan: Mapping[str, Any], changes: list[str]) -> Rule:
+    """A stored session's own rule, with `--rule KEY=VALUE` changes."""
+    from ..rule import with_overrides
+
+    return with_overrides(Rule.of(plan), changes)
