@@ -5,10 +5,12 @@ from __future__ import annotations
 import shutil
 
 import psycopg
+import pytest
 
 from conftest import FIXTURES
 from versus.cli import main
 from versus.drivers.base import ProcessRun
+from versus.errors import StoreError
 from versus.protocol import SampleRecord
 from versus.store import SCHEMA_VERSION, Store
 from versus.store.copy import columns
@@ -105,3 +107,30 @@ def test_bad_postgresql_input_is_a_clear_error(pg_server, pg_url, capsys):
 def test_a_worker_needs_postgresql(tmp_path, capsys):
     assert main(["worker", "--db", str(tmp_path / "v.db")]) == 2
     assert "workers share sessions only through PostgreSQL" in capsys.readouterr().err
+
+
+def test_the_stores_guards_hold_on_postgresql_too(pg_url, tmp_path, capsys):
+    """Issue 33's guards of the store, on PostgreSQL: an import is marked imported by the import and
+    never resumed, a session that says running while no coordinator holds it shows as interrupted,
+    and a reading command's store writes nothing."""
+    old = tmp_path / "old.db"
+    shutil.copy(OLD / "versus.db", old)
+    document = tmp_path / "session-1.json"
+    assert main(["export", "1", "--db", str(old), "-o", str(document)]) == 0
+    assert main(["import", str(document), "--db", pg_url]) == 0
+    capsys.readouterr()
+    store = Store(pg_url)
+    (imported,) = [s["id"] for s in store.sessions() if s["imported"]]
+    assert store.session(imported)["imported"].endswith("session-1.json") and store.newest_run() is None
+    assert main(["run", "--resume", str(imported), "--db", pg_url]) == 2
+    assert "an imported session is never resumed" in capsys.readouterr().err
+    assert main(["sessions", "--db", pg_url]) == 0 and capsys.readouterr().out.rstrip().endswith("(imported)")
+    running, _ = _run(store)  # stored as running, and no coordinator holds it
+    assert store.session(running)["status"] == "interrupted" and store.newest_run() == running
+    store.hold(running)
+    assert store.session(running)["status"] == "running"
+    assert [s["status"] for s in Store(pg_url, readonly=True).sessions()] == ["complete", "running"]
+    reader = Store(pg_url, readonly=True)
+    with pytest.raises(StoreError, match="read-only"):
+        reader.finish_session(running, "complete")
+    assert store.session(running)["status"] == "running"

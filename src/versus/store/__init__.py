@@ -197,6 +197,8 @@ class Store:
     def acquire(self) -> None:
         """Hold a SQLite database for a run; a second run gets an error that names the holder. On
         PostgreSQL a coordinator holds its session instead (`hold`)."""
+        if isinstance(self.backend, SQLiteBackend) and self.backend.held:
+            return  # held already: its own session is running, not abandoned
         self.backend.acquire()
         if isinstance(self.backend, SQLiteBackend):
             self._mark_abandoned()

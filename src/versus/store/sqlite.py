@@ -202,6 +202,11 @@ class SQLiteBackend:
                              "wait for it to finish, or give this run another --db") from None
         self._held = True
 
+    @property
+    def held(self) -> bool:
+        """Whether this backend holds the database for a run."""
+        return self._held
+
     def in_use(self) -> bool:
         """Whether a run (of another Store, or another process) holds the database now."""
         if self._held:
