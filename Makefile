@@ -45,14 +45,18 @@ test-subjects:
 # kept for the reports. Each experiment's quick method runs first; sequential rounds then go to the
 # comparisons and claims still undecided, until all are decided or the budget is spent.
 # `run-full` gives every experiment its full method, as `versus run NAME` does for one.
+# A second `make run` goes on with the session of the first (the same experiments and options, and
+# programs and runtimes unchanged by content hash) instead of starting from zero: `--more`. Give
+# LAB_MORE= (empty) for a new session.
 LAB_MINUTES ?= 30
+LAB_MORE ?= --more
 run:
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory setup || exit $$?; \
 	left=$$(( $(LAB_MINUTES) * 60 - ($$(date +%s) - start) - 60 )); \
 	if [ $$left -lt 300 ]; then left=300; fi; \
 	echo "versus: set-up took $$(( $$(date +%s) - start )) s; the lab gets $$left s"; \
-	$(BIN)/versus run $(EXPERIMENTS) --quick --budget $${left}s
+	$(BIN)/versus run $(EXPERIMENTS) --quick --budget $${left}s $(LAB_MORE)
 
 run-full: setup
 	$(BIN)/versus run $(EXPERIMENTS)

@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from _stored import run
+from versus.lab import piped
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAIMS = ROOT / "tests" / "fixtures" / "claims"
@@ -101,4 +101,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run(main))
+    sys.exit(piped(main))

@@ -4,6 +4,7 @@
 set -u
 wanted=(pypy3 ruby maven hyperfine wrk apache2-utils python3-dev clang thrift-compiler flatbuffers-compiler fonts-dejavu-core)
 wanted+=(chromium)  # headless, for tests/test_html.py: the HTML report checked in a real browser
+wanted+=(postgresql iproute2)  # a team's lab (docs/fleet.md): make test starts a throwaway server, its workers in network namespaces
 missing=()
 for package in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -277,19 +277,19 @@ def test_a_corrupted_database_is_an_error_with_a_way_out(tmp_path, capsys):
 def test_a_full_disk_keeps_the_finished_runs_and_the_session_resumable(tmp_path, db, capsys, monkeypatch):
     from versus import store as store_module
 
-    real = store_module.Store._save
+    real = store_module.Store.insert_run
     calls = {"n": 0}
 
-    def full(self, arm_id, round_, process_run):  # noqa: ANN001, ANN202
+    def full(self, arm_id, round_, process_run, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
         calls["n"] += 1
         if calls["n"] == 3:
             raise sqlite3.OperationalError("database or disk is full")
-        return real(self, arm_id, round_, process_run)
+        return real(self, arm_id, round_, process_run, *args, **kwargs)
 
-    monkeypatch.setattr(store_module.Store, "_save", full)
+    monkeypatch.setattr(store_module.Store, "insert_run", full)
     code, _, err = run(capsys, "run", str(FIXTURES / "claims"), "--db", str(db), "--processes", "3")
     assert code == 3 and "disk is full" in err and "--resume" in err
-    monkeypatch.setattr(store_module.Store, "_save", real)
+    monkeypatch.setattr(store_module.Store, "insert_run", real)
     stored = store_module.Store(db)
     session = stored.session()
     assert session["status"] == "interrupted" and len(stored.runs(session["id"])) == 2

@@ -103,7 +103,7 @@ def build(path: Path, raw: dict[str, Any], arms: dict[tuple[str, str], list[P]],
                                                               samples, wall_ns=round(p.wall * 1e9), started=clock))
                 clock += p.wall
     store.finish_session(session, "complete")
-    store.db.execute("UPDATE sessions SET created = ? WHERE id = ?", (T0, session))
+    store.backend.execute("UPDATE sessions SET created = ? WHERE id = ?", (T0, session))
     store.close()
     return session
 
@@ -306,7 +306,7 @@ def raised_session(path: Path) -> int:
 def test_the_lab_reads_exactly_the_rounds_the_rule_judged(tmp_path, fixture):
     if fixture == "legacy":
         path, session = tmp_path / "legacy.db", 1
-        path.write_bytes((FIXTURES / "legacy" / "v3-eddfbcc.db").read_bytes())
+        path.write_bytes((FIXTURES / "db-0.1.0" / "v3-eddfbcc.db").read_bytes())
     else:
         path = tmp_path / f"{fixture}.db"
         session = (oracle_session if fixture == "oracle" else raised_session)(path)

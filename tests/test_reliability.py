@@ -65,12 +65,13 @@ def test_a_database_of_before_imports_were_marked_keeps_its_imports_from_resumin
     known by their options or by arms without a folder, and are never resumed."""
     import sqlite3
 
-    from versus.store import MIGRATIONS, Store
+    from versus.store import Store
+    from versus.store.schema import MIGRATIONS, for_sqlite
 
     db = tmp_path / "old.db"
     with sqlite3.connect(db) as connection:
         for number, script in enumerate(MIGRATIONS[:3]):
-            connection.executescript(script + f"\nPRAGMA user_version={number + 1};")
+            connection.executescript(for_sqlite(script) + f"\nPRAGMA user_version={number + 1};")
         for sid, options, path in ((1, '{"experiments": ["x"]}', "/somewhere/x"), (2, '{"experiments": ["x"]}', ""),
                                    (3, '{"import": "jmh"}', ""), (4, "not json", "")):
             connection.execute("INSERT INTO sessions (id, created, status, seed, argv, host, options, upgrade)"
@@ -79,7 +80,7 @@ def test_a_database_of_before_imports_were_marked_keeps_its_imports_from_resumin
                                " runtime, runtime_info, params, method) VALUES (?, 0, 'x', ?, 'c', 'r', '{}', '{}', '{}')",
                                (sid, path))
     store = Store(db)
-    marked = dict(store.db.execute("SELECT id, imported != '' FROM sessions").fetchall())
+    marked = dict(store.backend.query("SELECT id, imported != '' FROM sessions"))
     assert marked == {1: False, 2: True, 3: True, 4: True}
     assert store.newest_run() == 1
 

@@ -23,7 +23,7 @@ from versus.scheduler import Budget, Scheduler
 from versus.session import Options, arm_row, definitions_of, plan_record, versus_info
 from versus.store import Store
 
-LEGACY = FIXTURES / "legacy"
+LEGACY = FIXTURES / "db-0.1.0"  # versus 0.1.0 (eddfbcc, schema 3): its README
 
 
 def _subset_diff(old: Any, new: Any, path: str = "") -> list[str]:

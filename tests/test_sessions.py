@@ -13,7 +13,8 @@ from versus.cli import main, report_folder
 from versus.drivers.base import ProcessRun
 from versus.experiment import load
 from versus.protocol import SampleRecord
-from versus.store import MIGRATIONS, Store
+from versus.store import Store
+from versus.store.schema import MIGRATIONS, for_sqlite
 
 
 def claims_copy(tmp_path: Path) -> Path:
@@ -106,7 +107,7 @@ def test_a_schema_2_database_moves_forward_and_says_what_it_lacks(tmp_path):
     db = tmp_path / "old.db"
     connection = sqlite3.connect(db)
     for number, script in enumerate(MIGRATIONS[:2]):
-        connection.executescript(script + f"\nPRAGMA user_version={number + 1};")
+        connection.executescript(for_sqlite(script) + f"\nPRAGMA user_version={number + 1};")
     for session, folder in ((1, FIXTURES / "claims"), (2, tmp_path / "gone")):
         connection.execute("INSERT INTO sessions VALUES (?, 0, 0, 'complete', 1, '[]', '{}', '{}')", (session,))
         connection.execute("INSERT INTO arms (session_id, position, experiment, experiment_path, case_name, runtime,"

@@ -17,6 +17,7 @@ from versus.drivers.base import ProcessRun
 from versus.errors import StoreError
 from versus.protocol import SampleRecord
 from versus.store import SCHEMA_VERSION, Store
+from versus.store.sqlite import SQLiteBackend
 
 
 def test_schema_is_versioned_and_a_newer_one_is_refused(db):
@@ -29,7 +30,8 @@ def test_schema_is_versioned_and_a_newer_one_is_refused(db):
 
 def test_wal_mode(db):
     store = Store(db)
-    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert isinstance(store.backend, SQLiteBackend)
+    assert store.backend.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 def test_a_process_run_is_stored_whole_or_not_at_all(db):
@@ -138,4 +140,4 @@ def test_a_resumed_budget_counts_the_time_to_the_end_of_the_last_process_run(db)
                                      "runtime_info": {}, "params": {}, "method": {}})
     store.save_run(arm, 0, ProcessRun("ok", samples=[SampleRecord(1, 1, False)], wall_ns=3_000_000_000))
     created = store.session(session)["created"]
-    assert _spent(store, session, created) == pytest.approx(time.time() - created, abs=1.0)
+    assert _spent(store, store.session(session)) == pytest.approx(time.time() - created, abs=1.0)

@@ -11,13 +11,13 @@ from typing import Any
 
 import numpy as np
 
-from . import judge, stats, steady
+from . import byhost, judge, stats, steady
 from .arms import ArmId
 from .errors import VersusError
 from .experiment import Baseline, Claim, Experiment, Method
 from .items import Item, items_of
 from .rule import Rule
-from .store import Store, StoredRun
+from .store import Leg, Store, StoredRun
 from .verdict import Verdict
 
 
@@ -40,6 +40,8 @@ class ProcessFacts:
     samples: list[tuple[float, bool]]  # ns per iteration, warmup? in order
     steady: str
     wall_ns: int
+    host: str = ""  # the host that ran it
+    leg: int = 0  # the leg of the session that ran it (0: stored before legs were)
 
     @property
     def warmup(self) -> int:
@@ -98,10 +100,12 @@ class Judged:
     denominator: ArmResult | None
     decision: stats.Decision
     seconds_needed: float | None = None  # undecided: about how much longer the rounds it needs would take
+    hosts: byhost.OverHosts | None = None  # each host's decision, where more than one host measured it
 
     @property
     def verdict(self) -> Verdict:
-        return self.decision.verdict
+        """The pooled verdict, unless the hosts disagree: then it is said so, never averaged into one."""
+        return Verdict.HOSTS_DISAGREE if self.hosts is not None and self.hosts.disagree else self.decision.verdict
 
 
 @dataclass(frozen=True)
@@ -148,6 +152,13 @@ class Analysis:
     stopped: str = ""
     lacks: str = ""
     notes: list[str] = field(default_factory=list)
+    legs: list[Leg] = field(default_factory=list)  # each `versus run` that added rounds to the session
+    hosts: dict[str, dict[str, Any]] = field(default_factory=dict)  # host name → what it is, as recorded
+
+    @property
+    def contributors(self) -> list[str]:
+        """The hosts whose successful process runs the verdicts stand on, in order of appearance."""
+        return list(dict.fromkeys(p.host for a in self.arms for p in a.processes if p.status == "ok" and p.host))
 
     @property
     def delta(self) -> float:
@@ -187,13 +198,14 @@ def _experiments(session: dict[str, Any], names: list[str]) -> tuple[dict[str, E
     return loaded, notes
 
 
-def _process(run: StoredRun, value: str) -> ProcessFacts:
+def _process(run: StoredRun, value: str, host: str) -> ProcessFacts:
     samples = [(ns / inner, warm) for _, ns, inner, warm in run.samples if inner > 0]
     facts = judge.facts_of([(ns, inner, warm) for _, ns, inner, warm in run.samples], [(n, v) for n, v, _ in run.metrics],
                            run.wall_ns, value)
     warm = sum(1 for _, w in samples if w)
     kind = steady.classify([v for v, _ in samples], warm) if run.status == "ok" else ""
-    return ProcessFacts(run.round, run.status, facts.value, facts.metrics, samples, kind, run.wall_ns)
+    return ProcessFacts(run.round, run.status, facts.value, facts.metrics, samples, kind, run.wall_ns, run.host or host,
+                        run.leg)
 
 
 def _describe(ns: float) -> str:
@@ -202,8 +214,9 @@ def _describe(ns: float) -> str:
     return duration(ns)
 
 
-def _arm_results(store: Store, session_id: int,
-                 rule: Rule) -> tuple[list[ArmResult], list[FailedRun], dict[int, list[StoredRun]]]:
+def _arm_results(store: Store, session_id: int, rule: Rule,
+                 host: str = "") -> tuple[list[ArmResult], list[FailedRun], dict[int, list[StoredRun]]]:
+    """`host`: the session's own host, that ran the runs stored before runs named their host."""
     runs_by_arm: dict[int, list[StoredRun]] = {}
     for run in store.runs(session_id):
         runs_by_arm.setdefault(run.arm_id, []).append(run)
@@ -214,7 +227,7 @@ def _arm_results(store: Store, session_id: int,
         runtime = RuntimeInfo(str(info.get("family", "")), str(info.get("version", "")),
                               tuple(info.get("flags", []) or []), str(info.get("jdk_version", "")))
         runs = sorted(runs_by_arm.get(row["id"], []), key=lambda r: r.round)
-        processes = [_process(r, judge.stored_value(row["method"], rule)) for r in runs]
+        processes = [_process(r, judge.stored_value(row["method"], rule), host) for r in runs]
         failed += [FailedRun(identity.key, r.round, r.reason, r.log_tail) for r in runs if r.status != "ok"]
         values = [p.value for p in processes if p.status == "ok" and p.value is not None]
         summary = stats.summarize_arm(values, describe=_describe) if values else None
@@ -228,13 +241,13 @@ def _arm_results(store: Store, session_id: int,
     return results, failed, runs_by_arm
 
 
-def _observations(arms: list[ArmResult], value: str = "") -> judge.Observations:
+def _observations(arms: list[ArmResult], value: str = "", host: str | None = None) -> judge.Observations:
     """What each successful process run says, by arm and round; `value` ("median" or "min"): each
-    process's value taken that way instead of as its arm's method says."""
+    process's value taken that way instead of as its arm's method says; only `host`'s runs, if given."""
     observations: judge.Observations = {}
     for arm in arms:
         for process in arm.processes:
-            if process.status == "ok":
+            if process.status == "ok" and (host is None or process.host == host):
                 facts_value = process.value
                 if value:
                     measured = [v for v, warm in process.samples if not warm]
@@ -244,14 +257,18 @@ def _observations(arms: list[ArmResult], value: str = "") -> judge.Observations:
     return observations
 
 
+def _start(item: Item, methods: dict[str, Any], rule: Rule) -> int:
+    method = methods.get(item.experiment)
+    return int(method.get("processes", rule.first_look)) if isinstance(method, dict) else rule.first_look
+
+
 def _decisions(items: list[Item], observations: judge.Observations, rule: Rule,
                methods: dict[str, Any]) -> list[stats.Decision]:
     shares = judge.Shares.of(items, rule)
     decisions = []
     for item in items:
-        method = methods.get(item.experiment)
-        start = int(method.get("processes", rule.first_look)) if isinstance(method, dict) else rule.first_look
-        decisions.append(judge.judge(item, observations, shares.alpha_of(item), start, rule, pairs=shares.pairs(item)))
+        decisions.append(judge.judge(item, observations, shares.alpha_of(item), _start(item, methods, rule), rule,
+                                     pairs=shares.pairs(item)))
     return decisions
 
 
@@ -260,15 +277,21 @@ def analyze(store: Store, session_id: int | None = None, rule: Rule | None = Non
     session = store.session(session_id)
     plan = session.get("plan") or {}
     rule = rule or Rule.of(plan)
-    arms, failed, _ = _arm_results(store, session["id"], rule)
+    arms, failed, _ = _arm_results(store, session["id"], rule, str((session.get("host") or {}).get("hostname", "")))
     experiments, notes = _experiments(session, list(dict.fromkeys(a.id.experiment for a in arms)))
     methods = plan.get("methods") or {}
     items = items_of(arms, experiments)
     observations = _observations(arms)
+    hosts = list(dict.fromkeys(p.host for a in arms for p in a.processes if p.status == "ok"))
+    by_host = {host: _observations(arms, host=host) for host in hosts} if len(hosts) > 1 else {}
+    shares = judge.Shares.of(items, rule)
     judged = []
     for item, decision in zip(items, _decisions(items, observations, rule, methods), strict=True):
         denominator = arms[item.denominator] if item.denominator is not None else None
         entry = Judged(item, arms[item.numerator], denominator, decision)
+        if by_host:
+            entry.hosts = byhost.over_hosts(item, by_host, shares.alpha_of(item), _start(item, methods, rule), rule,
+                                            pairs=shares.pairs(item), pooled=decision.verdict)
         if not decision.decided and decision.rounds_needed:
             per_round = _round_seconds([a for a in (entry.numerator, denominator) if a is not None])
             entry.seconds_needed = (decision.rounds_needed - decision.n) * per_round if per_round else None
@@ -281,7 +304,8 @@ def analyze(store: Store, session_id: int | None = None, rule: Rule | None = Non
     claims = _claims(experiments, [j for j in judged if j.item.claim is not None], arms)
     _alternatives(claims, items, arms, rule, methods)
     return Analysis(session, experiments, arms, comparisons, claims, failed, rule,
-                    str(plan.get("stopped", "")), str(session.get("lacks", "")), notes)
+                    str(plan.get("stopped", "")), str(session.get("lacks", "")), notes, store.legs(session["id"]),
+                    store.hosts(session["id"]))
 
 
 VALUE_WORDS = {"median": "the median of each process's samples", "min": "the fastest sample of each process"}
@@ -352,6 +376,11 @@ def _claims(experiments: dict[str, Experiment], instances: list[Judged], arms: l
                 wanted = f"{claim.numerator.runtime} on {claim.numerator.case}" + (
                     f" and {claim.denominator.runtime} on {claim.denominator.case}" if claim.denominator else "")
                 results.append(ClaimResult(name, claim, [], Verdict.NOT_MEASURED, f"no measured {what} for {wanted}"))
+                continue
+            split = [j for j in mine if j.hosts is not None and j.hosts.disagree]
+            if split:  # never averaged into one verdict
+                results.append(ClaimResult(name, claim, mine, Verdict.HOSTS_DISAGREE,
+                                           "; ".join(j.hosts.why for j in split if j.hosts is not None)))
                 continue
             results.append(ClaimResult(name, claim, mine, judge.claim_verdict(verdicts)))
     return results

@@ -28,12 +28,17 @@ from . import experiment as experiments
 from . import rule as rules
 from .errors import ClaimsFailed, UsageError, VersusError
 from .printable import SafeStream
-from .store import DEFAULT_DB, Store
+from .store import DEFAULT_DB, Store, Target, parse_target
+from .store.postgres import shown
 
 EXIT_INCOMPLETE = 4
 EXIT_INTERNAL = 3
 EXIT_PIPE = 141  # as a shell reports a process that SIGPIPE ended
 MIN_BUDGET = 1.0  # seconds: a budget shorter runs nothing
+# How long a coordinator or a worker keeps reconnecting to a PostgreSQL database that went away (a
+# restart): long enough for an administrator's restart or a failover, short enough to end a lost cause.
+PATIENCE = 3600.0
+DB_HELP = f"results database: a SQLite file (default {DEFAULT_DB}) or postgresql://USER:PASSWORD@HOST/DATABASE"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -70,6 +75,10 @@ def _parser() -> argparse.ArgumentParser:
                           "and claim is decided or the time is spent")
     run.add_argument("--dry-run", action="store_true", help="print the plan and its estimated duration; run nothing")
     run.add_argument("--resume", nargs="?", const=-1, type=int, metavar="SESSION", help="finish an interrupted session")
+    run.add_argument("--more", nargs="?", const=-1, type=int, metavar="SESSION",
+                     help="go on with a finished session: more rounds under its design within --budget, refused where "
+                          "its programs or runtimes changed; with EXPERIMENTS and no SESSION, the newest session of "
+                          "the same experiments and options, or a new one")
     run.add_argument("--seed", type=int, help="seed of the run order (stored with the session)")
     run.add_argument("--fail-on-claims", action="store_true", help="exit 1 when a claim does not hold")
     _output_options(run)
@@ -80,17 +89,17 @@ def _parser() -> argparse.ArgumentParser:
                              '"The rule"); e.g. --rule value=median --rule floor=0')
     _output_options(report)
     sessions = sub.add_parser("sessions", help="the sessions of a database")
-    sessions.add_argument("--db", type=Path, default=DEFAULT_DB)
+    sessions.add_argument("--db", type=parse_target, default=DEFAULT_DB, help=DB_HELP)
     compare = sub.add_parser("compare", help="compare two stored sessions arm by arm")
     compare.add_argument("session_a", type=int)
     compare.add_argument("session_b", type=int)
-    compare.add_argument("--db", type=Path, default=DEFAULT_DB)
+    compare.add_argument("--db", type=parse_target, default=DEFAULT_DB, help=DB_HELP)
     imports = sub.add_parser("import", help="a versus, JMH, hyperfine or pyperf JSON file as a new session")
     imports.add_argument("file", type=Path)
-    imports.add_argument("--db", type=Path, default=DEFAULT_DB)
+    imports.add_argument("--db", type=parse_target, default=DEFAULT_DB, help=DB_HELP)
     export = sub.add_parser("export", help="a stored session as versus JSON or pyperf JSON (.json or .json.gz)")
     export.add_argument("session", nargs="?", type=int)
-    export.add_argument("--db", type=Path, default=DEFAULT_DB)
+    export.add_argument("--db", type=parse_target, default=DEFAULT_DB, help=DB_HELP)
     export.add_argument("--to", choices=["versus", "pyperf"], default="versus")
     export.add_argument("-o", "--output", type=Path, required=True, help="file to write")
     selftest = sub.add_parser("selftest", help="the decision rule on this machine: A/A and planted 3%% changes")
@@ -102,15 +111,26 @@ def _parser() -> argparse.ArgumentParser:
                           help="rounds per comparison at most, the first processes included (default 200: make run's cap "
                                "per item, and the noise model's)")
     selftest.add_argument("--simulate", action="store_true", help="the seeded simulation of this VM's noise instead")
-    selftest.add_argument("--db", type=Path, default=None, help="where to keep its runs (default: a temp file)")
+    selftest.add_argument("--db", type=parse_target, default=None,
+                          help="where to keep its runs (default: a temp file); on postgresql://…, its workers run them")
     sub.add_parser("schema", help="every experiment.toml key, as Markdown (docs/experiment-toml.md)")
+    worker = sub.add_parser("worker", help="run the rounds of sessions that a PostgreSQL database hands out (docs/fleet.md)")
+    worker.add_argument("--db", type=parse_target, required=True, metavar="postgresql://…", help=DB_HELP)
+    worker.add_argument("--name", help="this host's name in the reports (default: its hostname); one per host")
+    worker.add_argument("--idle-exit", type=float, metavar="SECONDS",
+                        help="stop after this long without work (default: serve until stopped)")
+    db = sub.add_parser("db", help="a whole results database: copy it between SQLite and PostgreSQL")
+    db_commands = db.add_subparsers(dest="db_command", required=True, parser_class=_Parser)
+    copy = db_commands.add_parser("copy", help="every session of SRC into a new, empty DST, numbers kept")
+    copy.add_argument("source", type=parse_target, metavar="SRC", help="a SQLite file or a postgresql:// URL")
+    copy.add_argument("target", type=parse_target, metavar="DST", help="a SQLite file or a postgresql:// URL")
     from .lab import register as lab  # the analyses behind the method: versus lab …
     lab(sub)
     return parser
 
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, default=DEFAULT_DB, help=f"results database (default {DEFAULT_DB})")
+    parser.add_argument("--db", type=parse_target, default=DEFAULT_DB, help=DB_HELP)
     parser.add_argument("--format", choices=["table", "markdown", "json"], default="table")
     parser.add_argument("--html", type=Path, metavar="FILE", help="also write the report as one HTML page")
 
@@ -189,6 +209,10 @@ def _main(argv: list[str] | None) -> int:
         return int(_COMMANDS[args.command](args) or 0)
     except KeyboardInterrupt as stop:
         why = f" ({stop})" if isinstance(stop, Terminated) else ""
+        if args.command == "worker":
+            print(f"versus: worker stopped{why}; every process run it finished is stored, and the round it was "
+                  "running went back to its coordinator", file=sys.stderr)
+            return 130
         print(f"versus: interrupted{why}; {getattr(args, 'advice', '') or 'nothing was changed'}", file=sys.stderr)
         return 130
     except VersusError as error:
@@ -326,10 +350,27 @@ def _options(args: argparse.Namespace) -> Any:
                    parse_duration(args.budget) if args.budget else None, args.baseline)
 
 
-def report_folder(db: Path, session_id: int) -> Path:
-    """Reports of a session live beside its database, named after both: two databases never share one."""
+def report_folder(db: Target, session_id: int) -> Path:
+    """Reports of a session live beside its database, named after both: two databases never share one.
+    A PostgreSQL database's go to versus-results/ here, named after the database."""
+    if isinstance(db, str):
+        return DEFAULT_DB.parent / f"{_database_name(db)}-session-{session_id}"
     stem = "" if db.name == DEFAULT_DB.name else f"{db.stem}-"
     return db.parent / f"{stem}session-{session_id}"
+
+
+def _database_name(url: str) -> str:
+    """The database of a postgresql:// URL, as a file name: `lab` of postgresql://u@host:5432/lab?x=y."""
+    tail = url.split("://", 1)[-1].split("?", 1)[0]
+    name = tail.split("/", 1)[1] if "/" in tail else ""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "postgres"
+
+
+def _index_path(db: Target) -> Path:
+    if isinstance(db, str):
+        return DEFAULT_DB.parent / f"{_database_name(db)}-index.html"
+    stem = "" if db.name == DEFAULT_DB.name else f"{db.stem}-"
+    return db.parent / f"{stem}index.html"
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -342,7 +383,7 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.dry_run:
         options = _options(args)
-        store = Store(args.db, readonly=True) if args.db.exists() else None
+        store = Store(args.db, readonly=True) if isinstance(args.db, str) or args.db.exists() else None
         print(session.dry_run(store, options))
         if store is not None and options.budget is not None:
             from .outlook import beyond_budget
@@ -351,29 +392,42 @@ def _run(args: argparse.Namespace) -> int:
                                       options.budget):
                 print(line)
         return 0
-    db = "" if args.db == DEFAULT_DB else f" --db {shlex.quote(str(args.db))}"
+    if args.resume is not None and args.more is not None:
+        raise UsageError("--resume and --more cannot go together",
+                         "--resume finishes an interrupted session; --more goes on with a finished one")
+    budget = parse_duration(args.budget) if args.budget else None
+    db = "" if args.db == DEFAULT_DB else f" --db {shlex.quote(shown(args.db) if isinstance(args.db, str) else str(args.db))}"
     resumed = before = None
+    going_on = args.resume is not None or (args.more is not None and (args.more >= 0 or not args.experiments))
     if args.resume is not None:
-        store = Store(args.db, create=False)
+        store = Store(args.db, create=False, patience=PATIENCE)
         resumed = None if args.resume < 0 else args.resume
         start = functools.partial(session.resume, store, resumed)
+    elif going_on:
+        store = Store(args.db, create=False, patience=PATIENCE)
+        resumed = None if args.more < 0 else args.more
+        start = functools.partial(session.more, store, resumed, budget=budget)
     else:
         options = _options(args)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         if not 0 <= seed <= session.MAX_SEED:
             raise UsageError(f"--seed {seed} is out of range", f"give a seed from 0 to {session.MAX_SEED}")
-        store = Store(args.db)
+        store = Store(args.db, patience=PATIENCE)
         before = store.newest_run()
-        start = functools.partial(session.start, store, options, seed)
+        start = functools.partial(session.continue_or_start if args.more is not None else session.start, store,
+                                  options, seed)
     args.advice = "nothing was stored"
     try:
         session_id = start(SubprocessExecutor(), RichProgress())
     except KeyboardInterrupt:
         with contextlib.suppress(VersusError):
             newest = store.newest_run()
-            stopped = (resumed if resumed is not None else newest) if args.resume is not None else \
+            stopped = (resumed if resumed is not None else newest) if going_on else \
                 (newest if newest != before else None)
             args.advice = _advice(store, stopped, db)
+            if stopped is None and args.more is not None:  # it went on with an earlier session: which, `sessions` says
+                args.advice = (f"every finished process run is stored; see versus sessions{db}, and continue the "
+                               f"interrupted one with: versus run --resume N{db}")
         raise
     args.session = session_id
     args.advice = f"session {session_id} is complete and stored; its reports: versus report {session_id}{db}"
@@ -468,13 +522,12 @@ def _write_html(target: Path, analysis: Any, doc: Any) -> None:
     html.write(target, analysis, doc)
 
 
-def _write_index(store: Store, db: Path) -> None:
+def _write_index(store: Store, db: Target) -> None:
     """`versus-results/index.html`: every session of the database, each linking its own page."""
     from .report import html
 
     listed = [{**entry, "folder": report_folder(db, entry["id"]).name} for entry in store.sessions()]
-    stem = "" if db.name == DEFAULT_DB.name else f"{db.stem}-"
-    html.write_index(db.parent / f"{stem}index.html", listed)
+    html.write_index(_index_path(db), listed)
 
 
 def _sessions(args: argparse.Namespace) -> int:
@@ -483,7 +536,7 @@ def _sessions(args: argparse.Namespace) -> int:
     store = Store(args.db, readonly=True)
     rows = store.sessions()
     if not rows:
-        print(f"{args.db} has no sessions yet")
+        print(f"{store.name} has no sessions yet")
         return 0
     for entry in rows:
         failed = f", {entry['failed']} failed" if entry["failed"] else ""
@@ -551,6 +604,36 @@ def _schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _worker(args: argparse.Namespace) -> int:
+    from .executor import SubprocessExecutor
+    from .fleet.worker import Worker
+    from .host import host_name
+
+    if not isinstance(args.db, str):
+        raise UsageError(f"--db {args.db} is a SQLite file: workers share sessions only through PostgreSQL",
+                         "give --db postgresql://USER:PASSWORD@HOST/DATABASE, the database the coordinator runs on")
+    if args.idle_exit is not None and not (math.isfinite(args.idle_exit) and args.idle_exit > 0):
+        raise UsageError(f"--idle-exit {args.idle_exit:g} must be a positive number of seconds", "e.g. --idle-exit 600")
+
+    # SIGTERM and SIGHUP stop a worker as Ctrl-C does (main's Terminated): its round goes back at once
+    store = Store(args.db, patience=PATIENCE)
+    return Worker(store, args.name or host_name(), SubprocessExecutor()).serve(args.idle_exit)
+
+
+def _db(args: argparse.Namespace) -> int:
+    from .store.copy import copy_lab
+
+    source = Store(args.source, create=False)
+    target = Store(args.target)
+    copied = copy_lab(source, target)
+    runs = copied.rows.get("process_runs", 0)
+    print(f"versus: copied {copied.rows.get('sessions', 0)} sessions ({runs} process runs, "
+          f"{copied.rows.get('samples', 0)} samples) from {source.name} to {target.name}"
+          + (f"; {copied.nul} texts held NUL characters, which PostgreSQL cannot store: they became U+FFFD"
+             if copied.nul else ""), file=sys.stderr)
+    return 0
+
+
 _COMMANDS = {"list": _list, "runtimes": _runtimes, "run": _run, "report": _report, "sessions": _sessions,
              "compare": _compare, "import": _import, "export": _export, "selftest": _selftest, "schema": _schema,
-             "lab": _lab}
+             "worker": _worker, "db": _db, "lab": _lab}

@@ -21,6 +21,11 @@ def _cpu_model() -> str:
     return platform.processor()
 
 
+def host_name() -> str:
+    """The name a host's process runs are stored under (a worker may give its own)."""
+    return platform.node() or "localhost"
+
+
 def host_metadata() -> dict[str, Any]:
     load = os.getloadavg() if hasattr(os, "getloadavg") else (0.0, 0.0, 0.0)
     return {

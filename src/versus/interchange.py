@@ -21,7 +21,7 @@ from .ingest import versus as versus_document
 from .protocol import SampleRecord
 from .report.document import FORMAT, VERSION, document, dumps
 from .session import row
-from .store import Store
+from .store import Leg, Store
 
 _SCALE = 1000  # imported values are ns per iteration: stored as ns per 1000 iterations
 
@@ -72,7 +72,8 @@ def _insert_versus(store: Store, data: dict[str, Any], checked: versus_document.
     """The document's options, status and definitions are stored as history: the session is marked
     imported (by this code, never by the file), so `--resume` never runs what the file says. Free-form
     parts (options, definitions, host, plan, hello) are stored as the file has them, so an export of
-    an import is the export imported."""
+    an import is the export imported; the hosts and legs of a session that ran in several come back
+    as recorded."""
     meta, raw = checked.session, data["session"]
     session = store.new_session(meta.seed, meta.argv, dict(data.get("host") or {}), dict(raw.get("options") or {}),
                                 dict(data.get("definitions") or {}), dict(raw.get("plan") or {}),
@@ -85,10 +86,14 @@ def _insert_versus(store: Store, data: dict[str, Any], checked: versus_document.
             samples = [SampleRecord(ns, inner, warm) for ns, inner, warm in run.samples]
             stored = ProcessRun(run.status, run.reason, samples, list(run.checks), list(run.metrics),
                                 dict(raw_run.get("hello") or {}), run.log_tail, run.wall_ns, run.exit_code, run.started)
-            store.insert_run(arm_id, run.round, stored)
+            store.insert_run(arm_id, run.round, stored, run.host, run.leg)
+    for leg in checked.legs:
+        store.add_leg(session, Leg(leg.number, leg.kind, leg.started, leg.finished, leg.argv, leg.host, leg.budget,
+                                   leg.stopped, dict(leg.versus)))
+    for name, details in (data.get("hosts") or {}).items():
+        store.add_host(session, str(name), dict(details), {})
     store.finish_session(session, _STATUS_ON_IMPORT[meta.status])
-    store.db.execute("UPDATE sessions SET created = ?, finished = ?, lacks = ? WHERE id = ?",
-                     (meta.created if meta.created is not None else time.time(), meta.finished, meta.lacks, session))
+    store.restamp(session, meta.created if meta.created is not None else time.time(), meta.finished, meta.lacks)
     return session
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from .errors import VersusError
 
 _MARKER = Path("helpers") / "python" / "versus_helper.py"
+SELFTEST_PROGRAM = Path(__file__).parent / "selftest_program"  # `versus selftest`'s experiment, shipped with versus
 
 
 def project_root() -> Path:

@@ -72,8 +72,10 @@ class Bounded:
 
 
 def run_session(store: Store, jobs: list[Job], scheduler: Scheduler, executor: Executor,
-                progress: Progress | None = None, on_run: Callable[[Job, ProcessRun], None] | None = None) -> None:
-    """Runs what is not yet stored. Ctrl-C propagates after the finished runs are safe in the store."""
+                progress: Progress | None = None, on_run: Callable[[Job, ProcessRun], None] | None = None,
+                host: str = "", leg: int = 0) -> None:
+    """Runs what is not yet stored, on this host (stored with each run, and the session's leg).
+    Ctrl-C propagates after the finished runs are safe in the store."""
     progress = progress or QuietProgress()
     drivers: dict[str, Driver] = {}
     broken: dict[int, str] = {}
@@ -85,9 +87,7 @@ def run_session(store: Store, jobs: list[Job], scheduler: Scheduler, executor: E
     bounded = Bounded(executor, scheduler.budget)
     try:
         for batch in scheduler.batches():
-            for index in batch.arms:  # a raise takes effect from the arm's next round
-                if index in pending:
-                    jobs[index].method = jobs[index].method.model_copy(update={"warmup": pending.pop(index)})
+            apply_raises(jobs, batch, pending)
             for index in batch.arms:
                 job = jobs[index]
                 driver = drivers.setdefault(job.arm.driver, driver_for(job.arm.driver))
@@ -95,18 +95,18 @@ def run_session(store: Store, jobs: list[Job], scheduler: Scheduler, executor: E
                     prepared.add(index)
                     progress.preparing(job)
                 run = run_one(driver, job, broken, executor, bounded)
-                store.save_run(job.arm_id, batch.round, run)
-                _learn(scheduler, jobs, index, batch, run, store, pending)
+                store.save_run(job.arm_id, batch.round, run, host, leg)
+                learn(scheduler, jobs, index, batch, run, store, pending)
                 if index in broken:
                     scheduler.broken.add(index)
-                progress.advance(job, batch, run, _status_line(scheduler))
+                progress.advance(job, batch, run, status_line(scheduler))
                 if on_run:
                     on_run(job, run)
     finally:
         progress.stop()
 
 
-def _status_line(scheduler: Scheduler) -> str:
+def status_line(scheduler: Scheduler) -> str:
     left = scheduler.budget.left()
     parts = []
     if left != float("inf"):
@@ -116,8 +116,15 @@ def _status_line(scheduler: Scheduler) -> str:
     return " · ".join(parts)
 
 
-def _learn(scheduler: Scheduler, jobs: list[Job], index: int, batch: Batch, run: ProcessRun, store: Store,
-           pending: dict[int, int]) -> None:
+def apply_raises(jobs: list[Job], batch: Batch, pending: dict[int, int]) -> None:
+    """A warmup raise takes effect from the arm's next round: this batch's."""
+    for index in batch.arms:
+        if index in pending:
+            jobs[index].method = jobs[index].method.model_copy(update={"warmup": pending.pop(index)})
+
+
+def learn(scheduler: Scheduler, jobs: list[Job], index: int, batch: Batch, run: ProcessRun, store: Store,
+          pending: dict[int, int]) -> None:
     """What the scheduler and later runs learn from a finished run: its facts, wall time, calibration,
     and whether its samples settled (if not, the arm's later processes warm up longer)."""
     job = jobs[index]

@@ -24,14 +24,17 @@ from .analyze import Analysis, analyze
 from .drivers import driver_for
 from .executor import SubprocessExecutor
 from .experiment import load
+from .fleet.coordinator import coordinate
+from .host import host_name
+from .paths import SELFTEST_PROGRAM
 from .plan import Plan, make_plan
 from .rule import CURRENT, Rule
 from .runner import Job, run_one, run_session
 from .scheduler import MAX_EXTRA_ROUNDS, Budget, Scheduler
 from .session import Options, arm_row, definitions_of, plan_record, versus_info
-from .store import Store
+from .store import Store, Target
 
-PROGRAM = Path(__file__).parent / "selftest_program"
+PROGRAM = SELFTEST_PROGRAM
 SLOW = 1.3  # a process value this many times its arm's median was caught by a slow spell
 # Rounds per comparison at most, the first processes included: the noise model's trials
 # (tests/test_calibration.py) and, within a round or so, `make run`'s cap of sequential rounds per item.
@@ -62,10 +65,12 @@ def _median(values: list[float]) -> str:
     return f"{float(np.median(values)):.0f} s" if values else "–"
 
 
-def run_selftest(seconds: float, db: Path | None, trials: int = 0, start: int = 3, rounds: int = TRIAL_ROUNDS,
+def run_selftest(seconds: float, db: Target | None, trials: int = 0, start: int = 3, rounds: int = TRIAL_ROUNDS,
                  rule: Rule = CURRENT) -> int:
+    """On a PostgreSQL --db, the trials' rounds are handed out to that database's workers, as `versus
+    run` hands out a session's: the rule's error rates with hosts that share the work (docs/fleet.md)."""
     plan = make_plan([load(PROGRAM), load(PROGRAM / "two_states")], None, None, False, {"processes": start})
-    store = Store(db or Path(tempfile.mkdtemp(prefix="versus-selftest-")) / "selftest.db")
+    store = Store(db or Path(tempfile.mkdtemp(prefix="versus-selftest-")) / "selftest.db", patience=3600.0)
     store.acquire()
     executor = SubprocessExecutor()
     deadline = time.monotonic() + seconds
@@ -84,13 +89,17 @@ def run_selftest(seconds: float, db: Path | None, trials: int = 0, start: int = 
         # left would set aside the items it projects it cannot decide in it, and stop short. No trial
         # starts after the deadline; one under way runs to its decisions or its `rounds`.
         scheduler = Scheduler(plan, {}, tally.trials, Budget(math.inf), max_extra_rounds=rounds - start, rule=rule)
-        run_session(store, jobs, scheduler, executor)
+        if store.postgres:
+            leg = store.new_leg(session, "start", sys.argv, host_name(), None, versus_info())
+            coordinate(store, session, leg, jobs, scheduler)
+        else:
+            run_session(store, jobs, scheduler, executor, host=host_name(), leg=0)
         store.finish_session(session, "complete")
         inner = inner or next((j.inner for j in jobs if j.inner), 0)
         if _count(store, session, began, tally):
             print(f"versus selftest: trial {tally.trials}: {_last(tally)}", file=sys.stderr)
     store.release()
-    print(summary(tally, start, store.path, rounds, rule))
+    print(summary(tally, start, store.name, rounds, rule))
     return 0
 
 

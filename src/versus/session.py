@@ -1,9 +1,17 @@
-"""Start, resume or preview a session: plan → store the definitions and arms → run the rounds."""
+"""Start, resume, continue or preview a session: plan → store the definitions and arms → run the rounds.
+
+Each `versus run` that adds rounds to a session is a leg of it: the first, a --resume of an
+interrupted one, a --more that goes on with a finished one under the same design. On a SQLite
+database a leg runs its rounds on this host; on PostgreSQL it hands them out to the workers
+(fleet.coordinator). Evidence is pooled only over unchanged programs: a session stores the content
+hash of each experiment's files and of each runtime, and --more refuses where they changed.
+"""
 from __future__ import annotations
 
 import subprocess
 import sys
 import time
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,10 +19,12 @@ from typing import Any
 from . import __version__, judge
 from . import experiment as experiments
 from .arms import ArmId
+from .content import experiment_hash, file_hash
 from .errors import UsageError, VersusError
 from .executor import Executor
 from .experiment import Experiment
-from .host import host_metadata
+from .fleet.coordinator import coordinate
+from .host import host_metadata, host_name
 from .plan import Arm, Plan, make_plan
 from .rule import CURRENT, Rule
 from .runner import Job, Progress, run_session
@@ -60,7 +70,7 @@ def versus_info() -> dict[str, str]:
 
 
 def definitions_of(plan: Plan) -> dict[str, Any]:
-    return {name: {"raw": e.raw, "path": str(e.path), "commit": git_commit(e.path)}
+    return {name: {"raw": e.raw, "path": str(e.path), "commit": git_commit(e.path), "hash": experiment_hash(e.path)}
             for name, e in plan.experiments.items()}
 
 
@@ -68,8 +78,14 @@ def arm_row(arm: Arm, method: dict[str, Any]) -> dict[str, Any]:
     runtime = arm.runtime
     info = {"family": runtime.family, "version": runtime.version, "flags": list(runtime.flags),
             "jdk_version": runtime.jdk_version, "source": runtime.source, "executable": str(runtime.executable),
-            "jar": str(runtime.jar or ""), "impl": runtime.details.get("impl", "")}
+            "jar": str(runtime.jar or ""), "impl": runtime.details.get("impl", ""),
+            "hash": runtime_hash(arm)}
     return row(arm.id, str(arm.experiment.path), info, dict(arm.params), method)
+
+
+def runtime_hash(arm: Arm) -> str:
+    """The runtime's executable and jar, as bytes: a runtime that changed under the same name differs."""
+    return file_hash(arm.runtime.executable, arm.runtime.jar)
 
 
 def row(arm: ArmId, path: str, runtime_info: dict[str, Any], params: dict[str, str], method: dict[str, Any]) -> dict[str, Any]:
@@ -125,13 +141,15 @@ def start(store: Store, options: Options, seed: int, executor: Executor, progres
     for note in plan.notes:
         print(f"versus: note: {note}", file=sys.stderr)
     store.acquire()
-    session_id = store.new_session(seed, argv if argv is not None else sys.argv, host_metadata(),
-                                   options.stored(), definitions_of(plan), plan_record(plan, options), versus_info())
+    argv = argv if argv is not None else sys.argv
+    session_id = store.new_session(seed, argv, host_metadata(), options.stored(), definitions_of(plan),
+                                   plan_record(plan, options), versus_info())
     jobs = []
     for index, arm in enumerate(plan.arms):
         method = plan.methods[arm.experiment_name]
         jobs.append(Job(arm, store.add_arm(session_id, index, arm_row(arm, method.model_dump())), method, 0))
-    _run(store, session_id, plan, jobs, seed, executor, progress, Budget(options.budget, started), {})
+    _run(store, session_id, plan, jobs, seed, executor, progress, Budget(options.budget, started), {},
+         leg=("start", argv))
     return session_id
 
 
@@ -150,58 +168,161 @@ def stored_experiments(session: dict[str, Any]) -> list[Experiment]:
     return loaded
 
 
-def resume(store: Store, session_id: int | None, executor: Executor, progress: Progress | None = None) -> int:
+def _runnable(store: Store, session_id: int | None, what: str) -> dict[str, Any]:
+    """The session to resume or continue, held for this run; an error for one that cannot be."""
     store.acquire()
-    session = resumable(store, session_id)
-    options = _options_of(session)
-    loaded = stored_experiments(session)
-    for experiment in loaded:
-        _warn_if_changed(experiment, session["id"])
+    session = resumable(store, session_id, what)
+    store.hold(session["id"])
+    return session
+
+
+def _rebuilt(store: Store, session: dict[str, Any], loaded: list[Experiment], what: str) -> tuple[Options, Plan, list[Job]]:
+    options = _options_of(session, what)
     plan = plan_of(options, loaded)
     stored = store.arms(session["id"])
     if [a.key for a in plan.arms] != [ArmId(a["experiment"], a["case"], a["variant"], a["runtime"]).key for a in stored]:
-        raise UsageError(f"session {session['id']} cannot be resumed: the runtimes found here differ from its plan",
-                         "start a new session with `versus run`")
+        raise Changed(f"session {session['id']} cannot be {what}d: the runtimes found here differ from its plan",
+                      "start a new session with `versus run`")
     jobs = [Job(arm, row_["id"], plan.methods[arm.experiment_name], row_["inner"]) for arm, row_ in zip(plan.arms, stored)]
-    observations, done = _observed(store, session["id"], stored, Rule.of(session["plan"]))
-    spent = _spent(store, session["id"], session["created"])
-    budget = Budget(None if options.budget is None else max(0.0, options.budget - spent))
+    return options, plan, jobs
+
+
+def resume(store: Store, session_id: int | None, executor: Executor, progress: Progress | None = None,
+           argv: list[str] | None = None) -> int:
+    session = _runnable(store, session_id, "resume")
+    loaded = stored_experiments(session)
+    for experiment in loaded:
+        _warn_if_changed(experiment, session["id"])
+    options, plan, jobs = _rebuilt(store, session, loaded, "resume")
+    observations, done = _observed(store, session["id"], store.arms(session["id"]), Rule.of(session["plan"]))
+    spent = _spent(store, session)
+    budget = Budget(None if options.budget is None else max(0.0, _budget_of(store, session, options) - spent))
     store.finish_session(session["id"], "running")
-    _run(store, session["id"], plan, jobs, session["seed"], executor, progress, budget, done, observations)
+    _run(store, session["id"], plan, jobs, session["seed"], executor, progress, budget, done, observations,
+         leg=("resume", argv if argv is not None else sys.argv))
     return int(session["id"])
 
 
-def resumable(store: Store, session_id: int | None) -> dict[str, Any]:
-    """The session `--resume [N]` means, when it can be resumed; else a UsageError that says why."""
+class Changed(UsageError):
+    """A session's programs, definitions or runtimes differ from today's: its evidence cannot grow."""
+
+
+def more(store: Store, session_id: int | None, executor: Executor, progress: Progress | None = None,
+         budget: float | None = None, argv: list[str] | None = None) -> int:
+    """Go on with a session (finished or interrupted) under its own design: the same arms, methods,
+    seed-derived order and sequential looks, for `budget` seconds more (default: the session's own
+    budget). Refused where an experiment's files, definition or a runtime changed since it ran."""
+    started = time.monotonic()
+    session = _runnable(store, session_id, "continue")
+    loaded = _unchanged(session)
+    options, plan, jobs = _rebuilt(store, session, loaded, "continue")
+    _same_runtimes(store, session, plan)
+    rule = Rule.of(session["plan"])
+    if not rule.sequential:
+        raise Changed(f"session {session['id']} ran its fixed number of processes and was judged once, at that "
+                      "size: more rounds would judge it again and break its error rate",
+                      "start a new session with --budget: a budgeted session is sequential, and may go on")
+    seconds = budget if budget is not None else options.budget
+    if seconds is None:
+        raise UsageError(f"session {session['id']} ran without a budget: more rounds need one",
+                         f"give it: versus run --more {session['id']} --budget 30m")
+    observations, done = _observed(store, session["id"], store.arms(session["id"]), rule)
+    store.finish_session(session["id"], "running")
+    _run(store, session["id"], plan, jobs, session["seed"], executor, progress, Budget(seconds, started), done,
+         observations, leg=("more", argv if argv is not None else sys.argv))
+    return int(session["id"])
+
+
+def _unchanged(session: dict[str, Any]) -> list[Experiment]:
+    """The session's experiments, if and only if their folders' files (experiment.toml and every
+    program; content hash) are today what the session ran."""
+    loaded = stored_experiments(session)
+    for experiment in loaded:
+        definition = session["definitions"][experiment.name]
+        stored = str(definition.get("hash", ""))
+        if not stored:
+            raise Changed(f"session {session['id']} predates content hashes: whether its programs are today's "
+                          "cannot be told", "start a new session with `versus run`")
+        today = experiment_hash(experiment.path)
+        if today != stored:
+            raise Changed(f"session {session['id']} cannot go on: the files of experiment {experiment.name} "
+                          f"({experiment.path}) changed since it ran (content {stored[:12]} then, "
+                          f"{today[:12] or 'unreadable'} now)",
+                          "evidence of changed programs is never pooled: start a new session with `versus run`, "
+                          f"or check out the commit it ran ({definition.get('commit') or 'not recorded'})")
+    return loaded
+
+
+def _same_runtimes(store: Store, session: dict[str, Any], plan: Plan) -> None:
+    for arm, stored in zip(plan.arms, store.arms(session["id"])):
+        then = str((stored.get("runtime_info") or {}).get("hash", ""))
+        if not then:
+            raise Changed(f"session {session['id']} predates content hashes: whether its runtimes are today's "
+                          "cannot be told", "start a new session with `versus run`")
+        now = runtime_hash(arm)
+        if now != then:
+            raise Changed(f"session {session['id']} cannot go on: runtime {arm.runtime.name} changed since it ran "
+                          f"({arm.runtime.jar or arm.runtime.executable}: content {then[:12]} then, {now[:12] or 'missing'} now)",
+                          "evidence of a changed runtime is never pooled: start a new session with `versus run`")
+
+
+def continue_or_start(store: Store, options: Options, seed: int, executor: Executor,
+                      progress: Progress | None = None, argv: list[str] | None = None) -> int:
+    """`versus run EXPERIMENTS … --more`: go on with the newest session of these same experiments and
+    options (the budget aside), or start one where there is none or its programs changed (saying so)."""
+    wanted = {k: v for k, v in options.stored().items() if k != "budget"}
+    for entry in reversed(store.sessions()):
+        session = store.session(entry["id"])
+        if session["imported"] or session["unreadable"]:  # history, or a session no run can go on with
+            continue
+        if {k: v for k, v in session["options"].items() if k != "budget"} != wanted:
+            continue
+        try:
+            return more(store, session["id"], executor, progress, options.budget, argv)
+        except Changed as error:
+            store.release()
+            print(f"versus: note: {error.message}; a new session starts", file=sys.stderr)
+            break
+    else:
+        print("versus: note: no earlier session of these experiments and options in "
+              f"{store.name}: a new session starts", file=sys.stderr)
+    return start(store, options, seed, executor, progress, argv)
+
+
+def resumable(store: Store, session_id: int | None, what: str = "resume") -> dict[str, Any]:
+    """The session `--resume [N]` (or, `what` "continue", `--more [N]`) means, when it can be run
+    again; else a UsageError that says why. A complete session is resumed no more: it may go on."""
     if session_id is None:  # the newest session run here: an imported one is never a default
         session_id = store.newest_run()
         if session_id is None:
-            raise UsageError(f"{store.path} has no session that was run here to resume (imported sessions are "
+            raise UsageError(f"{store.name} has no session that was run here to {what} (imported sessions are "
                              "history, never resumed)", "start a new one with `versus run EXPERIMENT`")
     session = store.session(session_id)
     if session["imported"]:
         # Its options, status and definitions came from a file: data to report, never a plan to run.
         raise UsageError(f"session {session['id']} was imported from {session['imported']}: an imported session "
-                         "is never resumed, whatever its file says", "start a new one with `versus run EXPERIMENT`")
+                         f"is never {what}d, whatever its file says", "start a new one with `versus run EXPERIMENT`")
     if session["unreadable"]:
-        raise UsageError(f"session {session['id']} cannot be resumed: {session['lacks']}",
+        raise UsageError(f"session {session['id']} cannot be {what}d: {session['lacks']}",
                          "report it with `versus report`; start a new one with `versus run`")
-    if session["status"] == "complete":
-        raise UsageError(f"session {session['id']} is already complete", "start a new one with `versus run`")
+    if what == "resume" and session["status"] == "complete":
+        raise UsageError(f"session {session['id']} is already complete",
+                         f"go on with more rounds: versus run --more {session['id']} --budget 30m, "
+                         "or start a new one with `versus run`")
     if session["options"].get("import") or session["options"].get("selftest"):
-        raise UsageError(f"session {session['id']} was imported or is a selftest: there is nothing to resume",
+        raise UsageError(f"session {session['id']} was imported or is a selftest: there is nothing to {what}",
                          "start a new one with `versus run`")
     if not session["definitions"]:
-        raise UsageError(f"session {session['id']} predates stored definitions and cannot be resumed",
+        raise UsageError(f"session {session['id']} predates stored definitions and cannot be {what}d",
                          "start a new one with `versus run`")
     return session
 
 
-def _options_of(session: dict[str, Any]) -> Options:
+def _options_of(session: dict[str, Any], what: str = "resume") -> Options:
     try:
         return Options(**{k: v for k, v in session["options"].items() if k in Options.__dataclass_fields__})
     except TypeError:  # an option it needs is not stored
-        raise UsageError(f"session {session['id']} stored no complete options and cannot be resumed",
+        raise UsageError(f"session {session['id']} stored no complete options and cannot be {what}d",
                          "start a new one with `versus run`") from None
 
 
@@ -217,8 +338,6 @@ def resume_dry_run(store: Store, session_id: int | None) -> str:
 def _warn_if_changed(experiment: Experiment, session_id: int) -> None:
     file = experiment.path / "experiment.toml"
     try:
-        import tomllib
-
         today = tomllib.loads(file.read_text())
     except (OSError, ValueError, RecursionError):
         return
@@ -242,27 +361,59 @@ def _observed(store: Store, session_id: int, stored: list[dict[str, Any]],
     return observations, done
 
 
-def _spent(store: Store, session_id: int, created: float) -> float:
-    runs = store.runs(session_id)
-    return max((r.started + r.wall_ns / 1e9 for r in runs), default=created) - created
+def _budget_leg(store: Store, session: dict[str, Any]) -> int:
+    """The leg whose budget a resume finishes: the latest that started or continued the session."""
+    legs = [leg for leg in store.legs(session["id"]) if leg.kind in ("start", "more")]
+    return legs[-1].number if legs else 0
+
+
+def _budget_of(store: Store, session: dict[str, Any], options: Options) -> float:
+    number = _budget_leg(store, session)
+    leg = next((g for g in store.legs(session["id"]) if g.number == number), None)
+    return float(leg.budget) if leg is not None and leg.budget is not None else float(options.budget or 0.0)
+
+
+def _spent(store: Store, session: dict[str, Any]) -> float:
+    """Budget spent by the legs since the one being finished started (the whole session before legs)."""
+    number = _budget_leg(store, session)
+    since = next((g.started for g in store.legs(session["id"]) if g.number == number), session["created"])
+    runs = [r for r in store.runs(session["id"]) if r.leg >= number]
+    return max((r.started + r.wall_ns / 1e9 for r in runs), default=since) - since
 
 
 def _run(store: Store, session_id: int, plan: Plan, jobs: list[Job], seed: int, executor: Executor,
          progress: Progress | None, budget: Budget, done: dict[int, set[int]],
-         observations: judge.Observations | None = None) -> None:
+         observations: judge.Observations | None = None, leg: tuple[str, list[str]] = ("start", [])) -> None:
     rule = Rule.of(store.session(session_id)["plan"])  # judged as analyze will judge it
-    scheduler = Scheduler(plan, observations or {}, seed, budget, done or None, rule=rule)
+    kind, argv = leg
+    number = store.new_leg(session_id, kind, argv, host_name(), budget.seconds, versus_info())
+    # each leg its own order of arms within rounds: a continued session does not replay its first leg's
+    order = seed if number <= 1 or kind == "resume" else (seed + 1_000_003 * (number - 1)) % (MAX_SEED + 1)
+    scheduler = Scheduler(plan, observations or {}, order, budget, done or None, rule=rule)
     try:
-        run_session(store, jobs, scheduler, executor, progress)
+        if store.postgres:
+            coordinate(store, session_id, number, jobs, scheduler, progress)
+        else:
+            store.add_host(session_id, host_name(), host_metadata(), versus_info())
+            run_session(store, jobs, scheduler, executor, progress, host=host_name(), leg=number)
     except BaseException:
         # Ctrl-C, a full disk, a bug: every finished process run is stored; the session can be resumed.
         _record_stop(store, session_id, scheduler.status.reason or "interrupted")
+        _finish_leg(store, session_id, number, scheduler.status.reason or "interrupted")
         store.finish_session(session_id, "interrupted")
         store.release()
         raise
     _record_stop(store, session_id, scheduler.status.reason)
+    _finish_leg(store, session_id, number, scheduler.status.reason)
     store.finish_session(session_id, "complete")
     store.release()
+
+
+def _finish_leg(store: Store, session_id: int, number: int, reason: str) -> None:
+    try:
+        store.finish_leg(session_id, number, reason)
+    except VersusError:
+        pass
 
 
 def _record_stop(store: Store, session_id: int, reason: str) -> None:

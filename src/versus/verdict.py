@@ -13,6 +13,7 @@ class Verdict(StrEnum):
     INCONCLUSIVE = "inconclusive"
     NOT_APPLICABLE = "not applicable"  # a claim pair whose arm never reports the claim's metric
     NOT_MEASURED = "not measured"  # a claim whose arms did not run in the session
+    HOSTS_DISAGREE = "hosts disagree"  # hosts of one session reach different verdicts (byhost.py): none pooled
 
     @property
     def decided(self) -> bool:

@@ -97,6 +97,8 @@ class RunRecord(_Checked):
     samples: list[tuple[Count, Annotated[int, Field(ge=1, le=INT64_MAX)], bool]] = Field(default_factory=list)
     metrics: list[tuple[str, Annotated[float, Field(allow_inf_nan=False)], str]] = Field(default_factory=list)
     checks: list[tuple[str, str, bool]] = Field(default_factory=list)
+    host: str = ""  # the host that ran it ('' in a document of one host)
+    leg: Annotated[int, Field(ge=0, le=(1 << 31) - 1)] = 0
 
     @field_validator("samples", "metrics", "checks", mode="before")
     @classmethod
@@ -121,6 +123,20 @@ class ArmRecord(_Checked):
         return _method(method)
 
 
+class LegRecord(_Checked):
+    """One `versus run` that added rounds to the session (store.Leg)."""
+
+    number: Annotated[int, Field(ge=1, le=(1 << 31) - 1)]
+    kind: Literal["start", "resume", "more"]
+    started: Time
+    finished: Time | None = None
+    argv: list[str] = Field(default_factory=list)
+    host: str = ""
+    budget: Annotated[float, Field(ge=0, allow_inf_nan=False)] | None = None
+    stopped: str = ""
+    versus: dict[str, Any] = Field(default_factory=dict)
+
+
 class SessionDocument(_Checked):
     format: Literal["versus.session"]
     version: Literal[2]
@@ -128,6 +144,8 @@ class SessionDocument(_Checked):
     host: dict[str, Scalar | list[Scalar]] = Field(default_factory=dict)
     definitions: dict[str, Definition] = Field(default_factory=dict)
     arms: list[ArmRecord]
+    legs: list[LegRecord] = Field(default_factory=list)
+    hosts: dict[str, dict[str, Scalar | list[Scalar]]] = Field(default_factory=dict)
 
 
 def check(data: dict[str, Any], where: str) -> SessionDocument:
@@ -151,4 +169,8 @@ def check(data: dict[str, Any], where: str) -> SessionDocument:
             again = next(r for r in rounds if rounds.count(r) > 1)
             raise UsageError(f"{where}: arms[{index}] has two process runs of round {again}",
                              "give a file that `versus export` wrote, unchanged")
+    numbers = [leg.number for leg in document.legs]
+    if len(set(numbers)) != len(numbers):
+        raise UsageError(f"{where}: two legs of number {next(n for n in numbers if numbers.count(n) > 1)}",
+                         "give a file that `versus export` wrote, unchanged")
     return document

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 EXIT_PIPE = 141  # as a shell reports a process that SIGPIPE ended
@@ -82,10 +83,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the chosen analysis and print what it found. A reader that goes away (`versus lab … | head`)
-    ends it quietly: what it read is all it wanted."""
+    """Run the chosen analysis and print what it found."""
+    return piped(lambda: print(_analysis(args)))
+
+
+def piped(main: Callable[[], int | None]) -> int:
+    """main's exit code (the lab's, a script's of scripts/). A reader that goes away (`versus lab … |
+    head`) ends it quietly with EXIT_PIPE: what it read is all it wanted."""
     try:
-        print(_analysis(args))
+        code = main()
         sys.stdout.flush()
     except BrokenPipeError:
         # Python flushes stdout again at exit, and would print the error: point it at /dev/null
@@ -93,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         os.dup2(devnull, sys.__stdout__.fileno() if sys.__stdout__ is not None else 1)
         os.close(devnull)
         return EXIT_PIPE
-    return 0
+    return code or 0
 
 
 def _analysis(args: argparse.Namespace) -> str:

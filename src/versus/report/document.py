@@ -49,22 +49,33 @@ def _arm(arm: ArmResult, runs: dict[int, list[dict[str, Any]]]) -> dict[str, Any
 
 def _decision(judged: Judged) -> dict[str, Any]:
     decision = judged.decision
-    return {"verdict": decision.verdict, "ratio": _interval(decision.interval), "level": decision.level,
-            "ends_one_sided": list(decision.sides) if decision.sides else None,
-            "rounds": decision.n, "rounds_left_out": decision.left_out, "paired": decision.paired, "note": decision.note,
-            "rounds_needed": decision.rounds_needed, "seconds_needed": judged.seconds_needed,
-            "minimal_detectable_effect": decision.mde}
+    shown: dict[str, Any] = {"verdict": judged.verdict, "ratio": _interval(decision.interval), "level": decision.level,
+                             "ends_one_sided": list(decision.sides) if decision.sides else None,
+                             "rounds": decision.n, "rounds_left_out": decision.left_out, "paired": decision.paired,
+                             "note": decision.note, "rounds_needed": decision.rounds_needed,
+                             "seconds_needed": judged.seconds_needed, "minimal_detectable_effect": decision.mde}
+    if judged.hosts is not None:  # more than one host measured it: each host's own, and whether they agree
+        shown["pooled_verdict"] = decision.verdict
+        shown["hosts"] = [{"host": h.host, "verdict": h.decision.verdict, "ratio": _interval(h.decision.interval),
+                           "level": h.decision.level, "rounds": h.decision.n, "note": h.decision.note}
+                          for h in judged.hosts.hosts]
+        shown["hosts_disagree"] = judged.hosts.disagree
+        shown["hosts_note"] = judged.hosts.why
+    return shown
 
 
 def _runs(analysis: Analysis, store_runs: list[Any]) -> dict[int, list[dict[str, Any]]]:
     by_arm: dict[int, list[dict[str, Any]]] = {}
     for run in store_runs:
-        by_arm.setdefault(run.arm_id, []).append({
+        entry = {
             "round": run.round, "status": run.status, "reason": run.reason, "exit_code": run.exit_code,
             "wall_ns": run.wall_ns, "started": run.started, "hello": run.hello, "log_tail": run.log_tail,
             "samples": [[ns, inner, warm] for _, ns, inner, warm in run.samples],
             "metrics": [[name, value, unit] for name, value, unit in run.metrics],
-            "checks": [[value, expected, ok] for value, expected, ok in (run.checks or [])]})
+            "checks": [[value, expected, ok] for value, expected, ok in (run.checks or [])]}
+        if run.host or run.leg:  # runs stored before hosts and legs were have neither
+            entry.update(host=run.host, leg=run.leg)
+        by_arm.setdefault(run.arm_id, []).append(entry)
     return by_arm
 
 
@@ -92,7 +103,20 @@ def document(analysis: Analysis, store_runs: list[Any]) -> dict[str, Any]:
                                   for i in c.instances]} for c in analysis.claims],
         "failed_runs": [{"arm": f.arm_key, "round": f.round, "reason": f.reason, "log_tail": f.log_tail}
                         for f in analysis.failed],
+        **_contributors(analysis),
     })
+
+
+def _contributors(analysis: Analysis) -> dict[str, Any]:
+    """The session's legs and the hosts recorded with it (sessions stored before either have none)."""
+    found: dict[str, Any] = {}
+    if analysis.legs:
+        found["legs"] = [{"number": leg.number, "kind": leg.kind, "started": leg.started, "finished": leg.finished,
+                          "argv": leg.argv, "host": leg.host, "budget": leg.budget, "stopped": leg.stopped,
+                          "versus": leg.versus} for leg in analysis.legs]
+    if analysis.hosts:
+        found["hosts"] = analysis.hosts
+    return found
 
 
 def clean(value: Any) -> Any:

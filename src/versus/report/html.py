@@ -441,7 +441,14 @@ def _traces(arms: list[ArmResult]) -> list[figures.Trace]:
 
 def _failures_and_setup(analysis: Analysis) -> str:
     return ('<section id="setup"><h2>4 · Failed runs, host and runtimes</h2>' + _failed(analysis)
-            + _reproduce(analysis) + _host(analysis) + _runtimes(analysis) + _methods(analysis) + "</section>")
+            + _reproduce(analysis) + _host(analysis) + _hosts(analysis) + _runtimes(analysis) + _methods(analysis)
+            + "</section>")
+
+
+def _hosts(analysis: Analysis) -> str:
+    """A session of several hosts (docs/fleet.md): each item's estimate and verdict on each of them."""
+    table = tables.host_table(analysis)
+    return f"<h3>Hosts</h3>{_table(table)}" if table else ""
 
 
 def _failed(analysis: Analysis) -> str:

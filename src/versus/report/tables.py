@@ -58,7 +58,39 @@ def header_lines(analysis: Analysis) -> list[str]:
     lines.append(f"the rule: {analysis.rule.describe()}")
     if analysis.lacks:
         lines.append(f"this session lacks {analysis.lacks}")
+    lines += contributor_lines(analysis)
     lines += [f"note: {note}" for note in analysis.notes]
+    return lines
+
+
+def contributor_lines(analysis: Analysis) -> list[str]:
+    """Which legs (each `versus run` that added rounds) and hosts the verdicts stand on: said where
+    there was more than one of either."""
+    hosts = analysis.contributors
+    if len(analysis.legs) < 2 and len(hosts) < 2:
+        return []
+    processes = [p for a in analysis.arms for p in a.processes]
+    lines = []
+    if analysis.legs:
+        parts = []
+        for leg in analysis.legs:
+            mine = [p for p in processes if p.leg == leg.number]
+            ran = sorted({p.host for p in mine if p.host})
+            parts.append(f"#{leg.number} {leg.kind} {_when(leg.started)} to {_when(leg.finished)}, {len(mine)} process runs"
+                         + (f" on {', '.join(ran)}" if ran else ""))
+        lines.append(f"legs: {len(analysis.legs)} ({'; '.join(parts)})")
+    if hosts:
+        parts = []
+        for host in hosts:
+            details = analysis.hosts.get(host, {})
+            facts = [str(details[k]) for k in ("cpu",) if details.get(k)]
+            if details.get("cores"):
+                facts.append(f"{details['cores']} cores")
+            if details.get("kernel"):
+                facts.append(f"kernel {details['kernel']}")
+            count = sum(1 for p in processes if p.host == host)
+            parts.append(f"{host} ({', '.join(facts + [f'{count} process runs'])})")
+        lines.append(f"hosts: {len(hosts)}, each a block of the paired rounds ({'; '.join(parts)})")
     return lines
 
 
@@ -84,6 +116,8 @@ def expected(result: ClaimResult) -> str:
 
 def verdict_text(judged: Judged) -> str:
     decision = judged.decision
+    if judged.hosts is not None and judged.hosts.disagree:
+        return f"{Verdict.HOSTS_DISAGREE} ({judged.hosts.summary()})"
     if decision.decided:
         return decision.verdict
     more = units.undecided(decision, judged.seconds_needed, judged.item.claim is None)
@@ -111,6 +145,9 @@ def claim_counts(analysis: Analysis) -> str:
     holds = sum(1 for c in firm if c.verdict == Verdict.HOLDS)
     text = (f"{len(firm)} of {len(measured_claims)} measured claims decided: {holds} hold, "
             f"{len(firm) - holds} do not hold")
+    split = sum(1 for c in measured_claims if c.verdict == Verdict.HOSTS_DISAGREE)
+    if split:
+        text += f"; on {split} the hosts disagree"
     hanging = len(decided) - len(firm)
     if hanging:
         text += f"; {hanging} more {'depend' if hanging > 1 else 'depends'} on an analysis choice"
@@ -256,7 +293,27 @@ def experiment_summaries(analysis: Analysis) -> list[str]:
     return lines
 
 
+def host_table(analysis: Analysis, only_disagreeing: bool = False) -> Table | None:
+    """Each item's estimate and verdict on each host, where more than one host measured it."""
+    table = Table("estimates per host", ["item", "host", "measured [interval at its level]", "verdict"])
+    judged = [(f"claim {c.claim.id}: {instance_what(j)}", j) for c in analysis.claims for j in c.instances]
+    judged += [(f"{instance_what(j)}", j) for j in analysis.comparisons]
+    split = 0
+    for label, item in judged:
+        if item.hosts is None or (only_disagreeing and not item.hosts.disagree):
+            continue
+        split += item.hosts.disagree
+        for index, host in enumerate(item.hosts.hosts):
+            verdict = host.decision.verdict + (f" ({host.decision.n} rounds)" if host.decision.n else "")
+            table.rows.append([label if index == 0 else "", host.host, units.ratio(host.decision), verdict])
+        if item.hosts.why:
+            table.rows.append(["", "", item.hosts.why, Verdict.HOSTS_DISAGREE if item.hosts.disagree else item.verdict])
+    table.note = (f"hosts disagree beyond their noise on {split} item{'s' if split != 1 else ''}: those are reported "
+                  "per host, never as one pooled verdict") if split else "the hosts agree within their noise on every item"
+    return table if table.rows else None
+
+
 def all_tables(analysis: Analysis) -> list[Table]:
-    extra = [metric_table(analysis), steady_table(analysis), failed_table(analysis)]
+    extra = [host_table(analysis), metric_table(analysis), steady_table(analysis), failed_table(analysis)]
     claims = claim_table(analysis)
     return ([claims] if claims else []) + case_tables(analysis) + [t for t in extra if t is not None]

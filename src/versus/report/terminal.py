@@ -8,9 +8,10 @@ from rich.table import Table as RichTable
 
 from ..analyze import Analysis
 from ..printable import console as safe_console
-from .tables import Table, case_tables, claim_table, depends_text, experiment_summaries, failed_table, header_lines
+from .tables import Table, case_tables, claim_table, depends_text, experiment_summaries, failed_table, header_lines, host_table
 
-_STYLES = {"holds": "green", "does not hold": "red", "faster": "green", "slower": "red", "same": "cyan"}
+_STYLES = {"holds": "green", "does not hold": "red", "faster": "green", "slower": "red", "same": "cyan",
+           "hosts disagree": "magenta"}
 SMALL = 40  # arms: a session this small shows its case tables in full
 FAILED_SHOWN = 10
 
@@ -30,6 +31,9 @@ def render(analysis: Analysis, stream: TextIO, full_report: str = "") -> None:
     if len(analysis.arms) <= SMALL:
         for table in case_tables(analysis):
             _table(console, table)
+    split = host_table(analysis, only_disagreeing=True)
+    if split:
+        _table(console, split)
     failed = failed_table(analysis)
     if failed:
         shown = Table(failed.title, failed.headers, failed.rows[:FAILED_SHOWN], note=(

@@ -54,7 +54,7 @@ def fetch_artifact(artifact: Artifact) -> Path:
         raise FetchError(f"{artifact.coordinate}: SHA-256 {actual} does not match the pinned {artifact.sha256}",
                          f"delete {source} and fetch again; if it persists, the artifact changed upstream")
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_suffix(".partial")
+    partial = target.with_name(f"{target.name}.{os.getpid()}.partial")  # two versus of one host may fetch at once
     shutil.copyfile(source, partial)
     partial.replace(target)
     return target

@@ -42,7 +42,7 @@ class _Compiler(Family):
             return binary
         binary.parent.mkdir(parents=True, exist_ok=True)
         flags = [*CFLAGS, "-I", str(context.helpers / "c"), *[f"-I{folder}" for folder in includes]]
-        partial = beside(binary)
+        partial = beside(binary)  # per process: two workers of one host may build at once
         run_build([str(runtime.executable), *flags, "-o", str(partial), str(program), "-lm"], context,
                   f"{runtime.name} of {program}", "fix the compile error in the program above")
         install(partial, binary)

@@ -1,0 +1,136 @@
+"""PostgreSQL as a store, against a real server (conftest's pg_server): one schema with SQLite, the
+same values back, a lab copied both ways that reports identically, and bad input that says what to do."""
+from __future__ import annotations
+
+import shutil
+
+import psycopg
+import pytest
+
+from conftest import FIXTURES
+from versus.cli import main
+from versus.drivers.base import ProcessRun
+from versus.errors import StoreError
+from versus.protocol import SampleRecord
+from versus.store import SCHEMA_VERSION, Store
+from versus.store.copy import columns
+from versus.store.schema import TABLES
+
+OLD = FIXTURES / "db-0.1.0"
+
+
+def _run(store: Store) -> tuple[int, int]:
+    session = store.new_session(7, ["versus", "run"], {"hostname": "h"}, {"quick": True})
+    arm = store.add_arm(session, 0, {"experiment": "e", "experiment_path": "/x", "case": "c", "runtime": "r@1",
+                                     "runtime_info": {"family": "r"}, "params": {"n": "1"}, "method": {"value": "min"}})
+    run = ProcessRun("ok", "", [SampleRecord(2**62 + 5, 3, True), SampleRecord(123456789, 1000, False)],
+                     [("4950", "4950", True)], [("size", 0.1 + 0.2, "bytes")], {"v": 1, "runtime": "ü"},
+                     "log\x00with a NUL and ünïcode", 10**12, 0)
+    store.save_run(arm, 0, run, "host-a", 1)
+    return session, arm
+
+
+def test_both_backends_have_one_schema(pg_url, tmp_path):
+    lite, pg = Store(tmp_path / "v.db"), Store(pg_url)
+    assert lite.backend.version() == pg.backend.version() == SCHEMA_VERSION
+    for table in TABLES:
+        assert columns(lite, table) == columns(pg, table), table
+
+
+def test_values_come_back_as_they_went_in(pg_url, tmp_path):
+    for store in (Store(tmp_path / "v.db"), Store(pg_url)):
+        session, _ = _run(store)
+        (run,) = store.runs(session)
+        assert run.samples == [(0, 2**62 + 5, 3, True), (1, 123456789, 1000, False)]
+        assert run.metrics == [("size", 0.1 + 0.2, "bytes")] and run.checks == [("4950", "4950", True)]
+        assert run.hello == {"v": 1, "runtime": "ü"} and run.wall_ns == 10**12 and run.exit_code == 0
+        assert run.log_tail == "log\ufffdwith a NUL and ünïcode"  # PostgreSQL's text holds no NUL: no store does
+        assert (run.host, run.leg) == ("host-a", 1)
+        assert store.session(session)["options"] == {"quick": True}
+
+
+def _reports(capsys, db: str, sessions: list[int]) -> dict[int, str]:
+    found = {}
+    for number in sessions:
+        main(["report", str(number), "--db", db, "--format", "json"])
+        found[number] = capsys.readouterr().out
+    return found
+
+
+def test_a_lab_copied_to_postgresql_and_back_reports_identically(pg_server, pg_url, tmp_path, capsys, monkeypatch):
+    """A database of 0.1.0 (an upgraded run with claims, one with failed arms, an import) copied into
+    PostgreSQL and back: every session's report JSON the same, byte for byte, from all three."""
+    old = tmp_path / "old.db"
+    shutil.copy(OLD / "versus.db", old)
+    sessions = [1, 2, 3]
+    expected = _reports(capsys, str(old), sessions)
+    assert main(["db", "copy", str(old), pg_url]) == 0
+    assert "copied 3 sessions" in capsys.readouterr().err
+    assert _reports(capsys, pg_url, sessions) == expected
+    back = tmp_path / "back.db"
+    assert main(["db", "copy", pg_url, str(back)]) == 0
+    assert _reports(capsys, str(back), sessions) == expected
+    # and a store written on PostgreSQL goes on where the copy left it: ids continue
+    store = Store(pg_url)
+    assert store.new_session(1, [], {}, {}) == 4
+
+
+def test_a_copy_into_a_lab_that_is_not_empty_is_refused(pg_url, tmp_path, capsys):
+    store = Store(pg_url)
+    _run(store)
+    old = tmp_path / "old.db"
+    shutil.copy(OLD / "versus.db", old)
+    assert main(["db", "copy", str(old), pg_url]) == 3
+    err = capsys.readouterr().err
+    assert "already holds a lab" in err and "hint: copy into a new, empty database" in err
+
+
+def test_bad_postgresql_input_is_a_clear_error(pg_server, pg_url, capsys):
+    cases = [
+        (pg_server.url(password="wrong"), "password authentication failed", "check the user and password"),
+        (pg_server.url().replace(f":{pg_server.port}/", ":1/"), "cannot reach", "start PostgreSQL there"),
+        (pg_server.url("no_such_lab"), 'database "no_such_lab" does not exist', "create the database first"),
+    ]
+    for url, message, hint in cases:
+        assert main(["sessions", "--db", url]) == 3
+        err = capsys.readouterr().err
+        assert err.startswith("versus: error: ") and message in err and f"hint: {hint}" in err, err
+        assert "wrong" not in err and "versus-test" not in err  # a password is never printed
+    Store(pg_url).close()
+    with psycopg.connect(pg_url, autocommit=True) as connection:
+        connection.execute("UPDATE versus_schema SET version = %s", (SCHEMA_VERSION + 1,))
+    assert main(["sessions", "--db", pg_url]) == 3
+    err = capsys.readouterr().err
+    assert f"schema version {SCHEMA_VERSION + 1}, newer than this versus" in err and "hint: upgrade versus" in err
+
+
+def test_a_worker_needs_postgresql(tmp_path, capsys):
+    assert main(["worker", "--db", str(tmp_path / "v.db")]) == 2
+    assert "workers share sessions only through PostgreSQL" in capsys.readouterr().err
+
+
+def test_the_stores_guards_hold_on_postgresql_too(pg_url, tmp_path, capsys):
+    """Issue 33's guards of the store, on PostgreSQL: an import is marked imported by the import and
+    never resumed, a session that says running while no coordinator holds it shows as interrupted,
+    and a reading command's store writes nothing."""
+    old = tmp_path / "old.db"
+    shutil.copy(OLD / "versus.db", old)
+    document = tmp_path / "session-1.json"
+    assert main(["export", "1", "--db", str(old), "-o", str(document)]) == 0
+    assert main(["import", str(document), "--db", pg_url]) == 0
+    capsys.readouterr()
+    store = Store(pg_url)
+    (imported,) = [s["id"] for s in store.sessions() if s["imported"]]
+    assert store.session(imported)["imported"].endswith("session-1.json") and store.newest_run() is None
+    assert main(["run", "--resume", str(imported), "--db", pg_url]) == 2
+    assert "an imported session is never resumed" in capsys.readouterr().err
+    assert main(["sessions", "--db", pg_url]) == 0 and capsys.readouterr().out.rstrip().endswith("(imported)")
+    running, _ = _run(store)  # stored as running, and no coordinator holds it
+    assert store.session(running)["status"] == "interrupted" and store.newest_run() == running
+    store.hold(running)
+    assert store.session(running)["status"] == "running"
+    assert [s["status"] for s in Store(pg_url, readonly=True).sessions()] == ["complete", "running"]
+    reader = Store(pg_url, readonly=True)
+    with pytest.raises(StoreError, match="read-only"):
+        reader.finish_session(running, "complete")
+    assert store.session(running)["status"] == "running"
