@@ -13,11 +13,13 @@ import numpy as np
 
 from . import judge, stats, steady
 from .arms import ArmId
+from .definitions import Baseline, Claim, Experiment, Method
 from .errors import VersusError
-from .experiment import Baseline, Claim, Experiment, Method
 from .items import Item, items_of
 from .rule import Rule
+from .session import stored_experiments
 from .store import Store, StoredRun
+from .units import duration
 from .verdict import Verdict
 
 
@@ -166,8 +168,6 @@ def synthetic(name: str, baseline_case: str = "") -> Experiment:
 
 
 def _experiments(session: dict[str, Any], names: list[str]) -> tuple[dict[str, Experiment], list[str]]:
-    from .session import stored_experiments
-
     notes: list[str] = []
     loaded: dict[str, Experiment] = {}
     definitions = session.get("definitions") or {}
@@ -196,12 +196,6 @@ def _process(run: StoredRun, value: str) -> ProcessFacts:
     return ProcessFacts(run.round, run.status, facts.value, facts.metrics, samples, kind, run.wall_ns)
 
 
-def _describe(ns: float) -> str:
-    from .report.units import duration
-
-    return duration(ns)
-
-
 def _arm_results(store: Store, session_id: int,
                  rule: Rule) -> tuple[list[ArmResult], list[FailedRun], dict[int, list[StoredRun]]]:
     runs_by_arm: dict[int, list[StoredRun]] = {}
@@ -217,7 +211,7 @@ def _arm_results(store: Store, session_id: int,
         processes = [_process(r, judge.stored_value(row["method"], rule)) for r in runs]
         failed += [FailedRun(identity.key, r.round, r.reason, r.log_tail) for r in runs if r.status != "ok"]
         values = [p.value for p in processes if p.status == "ok" and p.value is not None]
-        summary = stats.summarize_arm(values, describe=_describe) if values else None
+        summary = stats.summarize_arm(values, describe=duration) if values else None
         metrics: dict[str, tuple[stats.ArmSummary, str]] = {}
         for name in dict.fromkeys(n for r in runs if r.status == "ok" for n, _, _ in r.metrics):
             per_process = [p.metrics[name] for p in processes if p.status == "ok" and name in p.metrics]

@@ -4,6 +4,9 @@ Exit codes: 0 success; 1 `--fail-on-claims` and a claim does not hold; 2 bad usa
 error (the database, a fetch) or an internal error; 4 an arm had no successful process run;
 130 interrupted by Ctrl-C, SIGTERM or SIGHUP (every finished process run is stored: `versus run
 --resume`); 141 the reader of the output went away.
+
+Each command imports what it needs inside its function (start-up time: `versus --help`, `versus
+list` and a mistyped command answer without loading numpy, scipy and matplotlib).
 """
 from __future__ import annotations
 
@@ -228,7 +231,7 @@ def _list(args: argparse.Namespace) -> int:
 def _runtimes(args: argparse.Namespace) -> int:
     from .paths import cache_dir
     from .runtimes import FAMILIES, found_here, parse_spec, resolve
-    from .runtimes.resolve import installed
+    from .runtimes.resolve import jdks as installed_jdks
 
     if args.action == "fetch":
         if not args.specs:
@@ -247,7 +250,7 @@ def _runtimes(args: argparse.Namespace) -> int:
     print("found on this machine:")
     for runtime in found_here():
         print(f"  {runtime.family + '@' + runtime.version:<18} {runtime.executable}  ({runtime.source})")
-    jdks = list(installed("java"))
+    jdks = list(installed_jdks())
     print(f"fetchable from Maven Central (cache {cache_dir()}):")
     for family in FAMILIES.values():
         for entry in family.catalog:

@@ -8,11 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Protocol
 
+from ..definitions import Arm, Method
 from ..errors import ExperimentError
 from ..executor import Completed, Executor, log_tail
-from ..experiment import Method
 from ..expr import evaluate
-from ..plan import Arm
 from ..protocol import Output, SampleRecord
 
 OK, FAILED = "ok", "failed"
@@ -38,8 +37,14 @@ class ProcessRun:
 
 
 class Driver(Protocol):
+    """What the harness asks of a driver by name alone: nothing outside `drivers/` names one."""
+
     name: ClassVar[str]
     needs_program: ClassVar[bool]  # whether an arm needs a [programs] entry for its runtime
+    # The fields a case's `command` template gets (checked when the experiment is read), or None
+    # where the driver does not read `command` as a template.
+    command_fields: ClassVar[tuple[str, ...] | None]
+    runs_own_server: ClassVar[bool]  # True: it starts a server itself; a case's `server` is not started for it
 
     def prepare(self, arm: Arm, executor: Executor) -> None:
         """Once per arm before its first process run (build a program, check files); raises VersusError."""

@@ -4,16 +4,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from ..definitions import Arm, Method
 from ..errors import ExperimentError
 from ..executor import Executor
-from ..experiment import Method
-from ..plan import Arm
 from ..protocol import SampleRecord
 from .base import FAILED, OK, ProcessRun, base_env, failure_of, fill_template, finish, judge_checks
 
+FIELDS = ("runtime", "program")
+
 
 def fields_of(arm: Arm) -> dict[str, str]:
-    return {**dict(arm.params), "runtime": str(arm.runtime.executable), "program": str(arm.program or "")}
+    fields = {**dict(arm.params), "runtime": str(arm.runtime.executable), "program": str(arm.program or "")}
+    return fields
 
 
 class CommandDriver:
@@ -21,6 +23,8 @@ class CommandDriver:
 
     name: ClassVar[str] = "command"
     needs_program: ClassVar[bool] = False
+    command_fields: ClassVar[tuple[str, ...] | None] = FIELDS
+    runs_own_server: ClassVar[bool] = False
 
     def prepare(self, arm: Arm, executor: Executor) -> None:
         if not arm.case.command:

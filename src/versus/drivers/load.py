@@ -11,11 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from ..definitions import Arm, Method
 from ..errors import ExperimentError
 from ..executor import Completed, Executor
-from ..experiment import Method
 from ..paths import helpers
-from ..plan import Arm
 from ..protocol import SampleRecord
 from ..runtimes import family
 from .base import FAILED, OK, ProcessRun, base_env, failure_of, fill_template, finish, judge_checks
@@ -23,11 +22,14 @@ from .loadgen import parse
 from .server import Running, ServerFailed, free_port, serving
 
 TOOLS = ("ab", "wrk")
+FIELDS = ("url", "port")
 
 
 class LoadDriver:
     name: ClassVar[str] = "load"
     needs_program: ClassVar[bool] = True
+    command_fields: ClassVar[tuple[str, ...] | None] = FIELDS
+    runs_own_server: ClassVar[bool] = True  # the program is the server; the case's command is its client
 
     def prepare(self, arm: Arm, executor: Executor) -> None:
         tool = self._tool_argv(arm, 0)[0]
@@ -45,6 +47,7 @@ class LoadDriver:
         if not arm.case.command:
             raise ExperimentError(f"{arm.key}: a load case needs `command = \"ab … {{url}}\"`", "see docs/method.md")
         fields = {**dict(arm.params), "url": f"http://127.0.0.1:{port}/", "port": str(port)}
+        assert set(FIELDS) <= set(fields)
         return fill_template(arm.case.command, fields, arm.key)
 
     def run(self, arm: Arm, method: Method, inner: int, executor: Executor,
@@ -87,6 +90,3 @@ class LoadDriver:
         run.hello = {"runtime": arm.runtime.family, "version": arm.runtime.version, "clock": tool_argv[0]}
         run.checks, reason = judge_checks(failed_counts, arm, 1)
         return reason
-
-
-

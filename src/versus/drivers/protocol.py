@@ -4,11 +4,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from ..definitions import Arm, Method
 from ..errors import ExperimentError
 from ..executor import Executor
-from ..experiment import Method
 from ..paths import cache_dir, helpers
-from ..plan import Arm
 from ..protocol import ProtocolViolation, parse
 from ..runtimes import family
 from ..runtimes.family import BuildContext
@@ -26,6 +25,8 @@ def program_of(arm: Arm) -> Path:
 class ProtocolDriver:
     name: ClassVar[str] = "protocol"
     needs_program: ClassVar[bool] = True
+    command_fields: ClassVar[tuple[str, ...] | None] = None
+    runs_own_server: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self._built: dict[str, Path | None] = {}

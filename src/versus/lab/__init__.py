@@ -13,6 +13,8 @@ import os
 import sys
 from pathlib import Path
 
+from ..errors import UsageError
+
 EXIT_PIPE = 141  # as a shell reports a process that SIGPIPE ended
 
 
@@ -97,8 +99,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _analysis(args: argparse.Namespace) -> str:
-    from ..errors import UsageError
-
     if args.lab == "noise":
         from .noise import noise
         return noise(args.db, args.session, args.baseline, args.samples, args.claims, args.raises)
