@@ -20,24 +20,20 @@ from ..errors import ExperimentError, UsageError
 from ..executor import Completed, Executor
 from ..ingest.jmh import ns_per_op
 from ..paths import cache_dir, helpers
-from ..protocol import Output, ProtocolViolation, SampleRecord, parse
+from ..protocol import SCALE, Output, ProtocolViolation, SampleRecord, parse
 from ..runtimes import family
 from ..runtimes.family import BuildContext
 from ..runtimes.maven import maven_jar
-from .base import FAILED, OK, ProcessRun, base_env, failure_of, finish, judge_checks, zero_samples
+from .base import FAILED, OK, Driver, ProcessRun, base_env, failure_of, finish, judge_checks, zero_samples
 
-SCALE = 1000  # JMH scores are fractional ns/op: stored as ns per 1000 ops
 LOCKED = "Unable to acquire the JMH lock"
 LOCK_WAIT = 2.0
 _ITERATION = re.compile(r"^# Warmup Iteration\s+\d+:|^Iteration\s+\d+:|^Result ", re.M)
 _SCORE = re.compile(r"(?<![\w.])([0-9][0-9.,]*)\s+([a-z]+/[a-z]+)\b")
 
 
-class JmhDriver:
+class JmhDriver(Driver):
     name: ClassVar[str] = "jmh"
-    needs_program: ClassVar[bool] = True
-    command_fields: ClassVar[tuple[str, ...] | None] = None
-    runs_own_server: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self._jars: dict[Path, Path] = {}

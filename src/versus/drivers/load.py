@@ -8,7 +8,6 @@ latency percentiles are metrics. The check is the number of failed requests, whi
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar
 
 from ..definitions import Arm, Method
@@ -17,7 +16,7 @@ from ..executor import Completed, Executor
 from ..paths import helpers
 from ..protocol import SampleRecord
 from ..runtimes import family
-from .base import FAILED, OK, ProcessRun, base_env, failure_of, fill_template, finish, judge_checks
+from .base import FAILED, OK, Driver, ProcessRun, base_env, failure_of, fill_template, finish, judge_checks
 from .loadgen import parse
 from .server import Running, ServerFailed, free_port, serving
 
@@ -25,9 +24,8 @@ TOOLS = ("ab", "wrk")
 FIELDS = ("url", "port")
 
 
-class LoadDriver:
+class LoadDriver(Driver):
     name: ClassVar[str] = "load"
-    needs_program: ClassVar[bool] = True
     command_fields: ClassVar[tuple[str, ...] | None] = FIELDS
     runs_own_server: ClassVar[bool] = True  # the program is the server; the case's command is its client
 
@@ -39,9 +37,6 @@ class LoadDriver:
         if arm.program is None or not arm.program.is_file():
             raise ExperimentError(f"{arm.key}: no server program for {arm.runtime.program_family}",
                                   "add it under [programs]")
-
-    def built(self, arm: Arm) -> Path | None:
-        return None
 
     def _tool_argv(self, arm: Arm, port: int) -> list[str]:
         if not arm.case.command:

@@ -11,7 +11,7 @@ from ..paths import cache_dir, helpers
 from ..protocol import ProtocolViolation, parse
 from ..runtimes import family
 from ..runtimes.family import BuildContext
-from .base import FAILED, OK, ProcessRun, base_env, failure_of, finish, judge_checks, validate
+from .base import FAILED, OK, Driver, ProcessRun, base_env, failure_of, finish, judge_checks, validate
 
 
 def program_of(arm: Arm) -> Path:
@@ -22,11 +22,8 @@ def program_of(arm: Arm) -> Path:
     return program
 
 
-class ProtocolDriver:
+class ProtocolDriver(Driver):
     name: ClassVar[str] = "protocol"
-    needs_program: ClassVar[bool] = True
-    command_fields: ClassVar[tuple[str, ...] | None] = None
-    runs_own_server: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self._built: dict[str, Path | None] = {}

@@ -8,6 +8,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import re
+import shutil
 import subprocess
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -89,6 +91,17 @@ def _probe(argv: tuple[str, ...], timeout: float) -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout + done.stderr if done.returncode == 0 else None
+
+
+def on_path(family: str, command: str, args: list[str], pattern: str) -> list[Runtime]:
+    """The `command` on PATH as the runtime of `family` it is, its version the first group of
+    `pattern` in what `command args` prints; [] where it is absent or names no version."""
+    exe = shutil.which(command)
+    out = probe([exe, *args]) if exe else None
+    match = re.search(pattern, out or "")
+    if not exe or not out or not match:
+        return []
+    return [Runtime(family, match.group(1), Path(exe), "PATH", details={"impl": out.splitlines()[0]})]
 
 
 def digest(*parts: str | bytes | Path) -> str:
