@@ -34,11 +34,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from .. import steady, units
+from .. import paths, steady, units
 from ..analyze import Analysis, ArmResult, ClaimResult, Judged
 from ..errors import VersusError
 from ..files import write_file
-from ..paths import experiments as experiments_root
 from ..printable import printable
 from . import figures, tables
 from .document import document
@@ -550,7 +549,7 @@ def _hook(analysis: Analysis, name: str) -> Figures | None:
         return None
     try:
         folder = Path(str(spec["path"])).resolve()
-        root = experiments_root().resolve()
+        root = paths.experiments().resolve()
     except (OSError, VersusError):
         return None
     file = folder / HOOK
