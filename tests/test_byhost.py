@@ -12,8 +12,8 @@ from versus.experiment import load
 from versus.items import Item
 from versus.plan import make_plan
 from versus.protocol import SampleRecord
+from versus.record import Options, arm_row, definitions_of, plan_record
 from versus.report import document, tables
-from versus.session import Options, arm_row, definitions_of, plan_record
 from versus.store import Store
 
 ALPHA = 0.05

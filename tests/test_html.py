@@ -30,9 +30,10 @@ from versus import cli
 from versus.analyze import Analysis, analyze
 from versus.executor import Completed
 from versus.interchange import import_file
+from versus.record import Options
 from versus.report import figures, html
 from versus.report.document import document
-from versus.session import Options, start
+from versus.session import start
 from versus.store import Store
 
 EVIL_CASE = 'cost_$5_vs_$10 <script>window.pwned=5 <img src=x onerror="window.pwned=1"> & "q"'

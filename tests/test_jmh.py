@@ -49,7 +49,7 @@ def test_a_held_jmh_lock_is_waited_for(monkeypatch, tmp_path):
 
 def test_a_jar_is_rebuilt_when_a_source_folder_its_pom_names_changes(tmp_path):
     """Regression: sources added with build-helper (outside the project folder) left a stale jar."""
-    from versus.runtimes.families.java import _inputs
+    from versus.runtimes.maven import _inputs
 
     project, shared = tmp_path / "project", tmp_path / "shared"
     (project / "src").mkdir(parents=True)

@@ -28,8 +28,8 @@ from versus.experiment import Method
 from versus.items import items_of
 from versus.lab import claimset, machine, stored
 from versus.protocol import SampleRecord
+from versus.record import row
 from versus.rule import CURRENT, Rule
-from versus.session import row
 from versus.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent

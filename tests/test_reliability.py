@@ -597,7 +597,7 @@ def test_an_emptied_jython_lib_is_unpacked_again(tmp_path, monkeypatch):
     """Regression: an emptied Jython `Lib` in the cache was used as it was, by every later run."""
     import zipfile
 
-    from versus.runtimes.fetch import extract_lib
+    from versus.runtimes.families.jython import extract_lib
 
     monkeypatch.setenv("VERSUS_CACHE", str(tmp_path / "cache"))
     jar = tmp_path / "jython.jar"

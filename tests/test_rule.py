@@ -17,10 +17,10 @@ from versus.cli import main
 from versus.executor import Completed
 from versus.experiment import load
 from versus.plan import make_plan
+from versus.record import Options, arm_row, definitions_of, plan_record, versus_info
 from versus.rule import CURRENT, Rule, with_overrides
 from versus.runner import Job, run_session
 from versus.scheduler import Budget, Scheduler
-from versus.session import Options, arm_row, definitions_of, plan_record, versus_info
 from versus.store import Store
 
 LEGACY = FIXTURES / "db-0.1.0"  # versus 0.1.0 (eddfbcc, schema 3): its README

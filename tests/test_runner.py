@@ -12,9 +12,9 @@ from versus.drivers.base import ProcessRun
 from versus.executor import Completed
 from versus.experiment import load
 from versus.plan import make_plan
+from versus.record import arm_row
 from versus.runner import Job, run_session
 from versus.scheduler import Budget, Scheduler
-from versus.session import arm_row
 from versus.stats import Decision, Interval
 from versus.store import Store
 

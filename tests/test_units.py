@@ -11,8 +11,8 @@ from versus.expr import evaluate
 from versus.protocol import ProtocolViolation, parse
 from versus.rule import CURRENT
 from versus.runtimes import family
-from versus.runtimes.model import Runtime
-from versus.runtimes.spec import parse_spec, version_matches
+from versus.runtimes.model import Runtime, version_matches
+from versus.runtimes.spec import parse_spec
 from versus.selectors import matches
 
 

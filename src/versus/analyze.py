@@ -13,11 +13,13 @@ import numpy as np
 
 from . import byhost, judge, stats, steady
 from .arms import ArmId
+from .definitions import Baseline, Claim, Experiment, Method
 from .errors import VersusError
-from .experiment import Baseline, Claim, Experiment, Method
 from .items import Item, items_of
+from .record import stored_experiments
 from .rule import Rule
 from .store import Leg, Store, StoredRun
+from .units import duration
 from .verdict import Verdict
 
 
@@ -177,8 +179,6 @@ def synthetic(name: str, baseline_case: str = "") -> Experiment:
 
 
 def _experiments(session: dict[str, Any], names: list[str]) -> tuple[dict[str, Experiment], list[str]]:
-    from .session import stored_experiments
-
     notes: list[str] = []
     loaded: dict[str, Experiment] = {}
     definitions = session.get("definitions") or {}
@@ -208,12 +208,6 @@ def _process(run: StoredRun, value: str, host: str) -> ProcessFacts:
                         run.leg)
 
 
-def _describe(ns: float) -> str:
-    from .report.units import duration
-
-    return duration(ns)
-
-
 def _arm_results(store: Store, session_id: int, rule: Rule,
                  host: str = "") -> tuple[list[ArmResult], list[FailedRun], dict[int, list[StoredRun]]]:
     """`host`: the session's own host, that ran the runs stored before runs named their host."""
@@ -230,7 +224,7 @@ def _arm_results(store: Store, session_id: int, rule: Rule,
         processes = [_process(r, judge.stored_value(row["method"], rule), host) for r in runs]
         failed += [FailedRun(identity.key, r.round, r.reason, r.log_tail) for r in runs if r.status != "ok"]
         values = [p.value for p in processes if p.status == "ok" and p.value is not None]
-        summary = stats.summarize_arm(values, describe=_describe) if values else None
+        summary = stats.summarize_arm(values, describe=duration) if values else None
         metrics: dict[str, tuple[stats.ArmSummary, str]] = {}
         for name in dict.fromkeys(n for r in runs if r.status == "ok" for n, _, _ in r.metrics):
             per_process = [p.metrics[name] for p in processes if p.status == "ok" and name in p.metrics]

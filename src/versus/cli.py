@@ -4,6 +4,9 @@ Exit codes: 0 success; 1 `--fail-on-claims` and a claim does not hold; 2 bad usa
 error (the database, a fetch) or an internal error; 4 an arm had no successful process run;
 130 interrupted by Ctrl-C, SIGTERM or SIGHUP (every finished process run is stored: `versus run
 --resume`); 141 the reader of the output went away.
+
+Each command imports what it needs inside its function (start-up time: `versus --help`, `versus
+list` and a mistyped command answer without loading numpy, scipy and matplotlib).
 """
 from __future__ import annotations
 
@@ -252,7 +255,7 @@ def _list(args: argparse.Namespace) -> int:
 def _runtimes(args: argparse.Namespace) -> int:
     from .paths import cache_dir
     from .runtimes import FAMILIES, found_here, parse_spec, resolve
-    from .runtimes.resolve import installed
+    from .runtimes.resolve import jdks as installed_jdks
 
     if args.action == "fetch":
         if not args.specs:
@@ -271,7 +274,7 @@ def _runtimes(args: argparse.Namespace) -> int:
     print("found on this machine:")
     for runtime in found_here():
         print(f"  {runtime.family + '@' + runtime.version:<18} {runtime.executable}  ({runtime.source})")
-    jdks = list(installed("java"))
+    jdks = list(installed_jdks())
     print(f"fetchable from Maven Central (cache {cache_dir()}):")
     for family in FAMILIES.values():
         for entry in family.catalog:
@@ -318,7 +321,7 @@ def parse_duration(text: str) -> float:
 
 def _options(args: argparse.Namespace) -> Any:
     from .experiment import Method
-    from .session import Options
+    from .record import Options
 
     if not args.experiments:  # as `make run` does: every experiment of experiments/
         args.experiments = [folder.name for folder in experiments.all_experiments()]
@@ -374,7 +377,7 @@ def _index_path(db: Target) -> Path:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from . import session
+    from . import record, session
     from .executor import SubprocessExecutor
     from .progress import RichProgress
 
@@ -388,7 +391,7 @@ def _run(args: argparse.Namespace) -> int:
         if store is not None and options.budget is not None:
             from .outlook import beyond_budget
 
-            for line in beyond_budget(store, [e.name for e in session.plan_of(options, fetch=False).experiments.values()],
+            for line in beyond_budget(store, [e.name for e in record.plan_of(options, fetch=False).experiments.values()],
                                       options.budget):
                 print(line)
         return 0

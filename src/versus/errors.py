@@ -1,6 +1,8 @@
 """One exception tree; the CLI maps each to an exit code and a `versus: error:` line."""
 from __future__ import annotations
 
+import difflib
+
 
 class VersusError(Exception):
     """Base of every error versus reports to a user. `hint` says how to fix it."""
@@ -26,10 +28,6 @@ class ExperimentError(UsageError):
     """An experiment folder or experiment.toml that cannot be used."""
 
 
-class RuntimeNotFound(UsageError):
-    """A runtime spec that matches nothing on this machine and cannot be fetched."""
-
-
 class FetchError(VersusError):
     """Fetching or verifying a runtime or library failed."""
 
@@ -42,3 +40,9 @@ class ClaimsFailed(VersusError):
     """`--fail-on-claims` and at least one claim did not hold: exit code 1."""
 
     exit_code = 1
+
+
+def did_you_mean(word: str, choices: list[str]) -> str:
+    """`; did you mean 'x'?` for a hint, when one of `choices` is close to `word`; else ''."""
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""

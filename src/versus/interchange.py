@@ -18,12 +18,11 @@ from .errors import UsageError
 from .files import write_file
 from .ingest import pyperf
 from .ingest import versus as versus_document
-from .protocol import SampleRecord
+from .protocol import SCALE, SampleRecord  # imported values are ns per iteration: stored per SCALE iterations
+from .record import row
 from .report.document import FORMAT, VERSION, document, dumps
-from .session import row
 from .store import Leg, Store
 
-_SCALE = 1000  # imported values are ns per iteration: stored as ns per 1000 iterations
 
 
 def import_file(store: Store, path: Path, argv: list[str]) -> int:
@@ -41,8 +40,8 @@ def import_file(store: Store, path: Path, argv: list[str]) -> int:
             arm_id = store.add_arm(session, position, row(identity, "", {"family": kind, "version": ""}, {}, {}))
             for round_, values in enumerate(arm.runs):
                 warm = arm.warmups[round_] if round_ < len(arm.warmups) else []
-                samples = [SampleRecord(round(v * _SCALE), _SCALE, True) for v in warm] + \
-                          [SampleRecord(round(v * _SCALE), _SCALE, False) for v in values]
+                samples = [SampleRecord(round(v * SCALE), SCALE, True) for v in warm] + \
+                          [SampleRecord(round(v * SCALE), SCALE, False) for v in values]
                 store.insert_run(arm_id, round_, ProcessRun("ok", samples=samples, hello={"imported": kind}))
         store.finish_session(session, "complete")
     return session

@@ -9,8 +9,9 @@ from typing import Protocol
 
 from . import selectors
 from .arms import ArmId
+from .definitions import Claim, Experiment, Side
 from .errors import VersusError
-from .experiment import Claim, Experiment, Side
+from .runtimes.families import FAMILIES
 from .selectors import RuntimeLike
 
 COMPARISONS, CLAIMS = "comparisons", "claims"
@@ -115,8 +116,6 @@ def paired(top: ArmRef, bottom: ArmRef, claim: Claim) -> bool:
     """Which arms a claim's two sides pair up: equal parameters but those a side pins; two cases of
     one family compare within one runtime; one version in two modes stays one version; JVM-hosted
     runtimes compare on the same JDK."""
-    from .runtimes.families import FAMILIES
-
     assert claim.denominator is not None
     pinned = {k for k, _ in claim.numerator.pinned} | {k for k, _ in claim.denominator.pinned}
     if {k: v for k, v in top.param_map.items() if k not in pinned} != \

@@ -1,57 +1,19 @@
 """Plan: experiments × cases × runtimes (× swept parameters) → arms, and what is compared."""
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from . import arms as identity
 from . import selectors
+from .definitions import Arm, Case, Experiment, Method
+from .drivers import DRIVERS
 from .errors import UsageError
-from .experiment import Case, Experiment, Method
 from .items import Item, groups_of, items_of
 from .runtimes import Runtime, parse_spec, resolve
 
+__all__ = ["Arm", "Plan", "make_plan", "rejoined", "sweep"]
+
 MAX_ARMS = 20_000  # a plan beyond this is a mistake (a sweep of sweeps), not an experiment
-
-
-@dataclass(frozen=True)
-class Arm:
-    experiment: Experiment = field(compare=False, hash=False)
-    experiment_name: str
-    case: Case
-    runtime: Runtime
-    params: tuple[tuple[str, str], ...]
-    variant: str = ""  # the swept parameters' values, e.g. "dataset=monaco"
-
-    @functools.cached_property
-    def id(self) -> identity.ArmId:  # computed once: items and the scheduler ask for it often
-        return identity.ArmId(self.experiment_name, self.case.name, self.variant, self.runtime.name)
-
-    @property
-    def label(self) -> str:
-        return self.id.label
-
-    @property
-    def key(self) -> str:
-        return self.id.key
-
-    @property
-    def driver(self) -> str:
-        return self.experiment.driver_of(self.case)
-
-    @property
-    def program(self) -> Path | None:
-        return self.experiment.program_for(self.runtime.program_family, self.case)
-
-    # what items.py and selectors look at
-    @property
-    def family(self) -> str:
-        return self.runtime.family
-
-    @property
-    def param_map(self) -> dict[str, str]:
-        return dict(self.params)
 
 
 @dataclass
@@ -138,8 +100,6 @@ def _claims_arms(plan: Plan) -> list[Arm]:
 
 
 def _needs_program(experiment: Experiment, case: Case) -> bool:
-    from .drivers import DRIVERS
-
     return DRIVERS[experiment.driver_of(case)].needs_program
 
 

@@ -10,6 +10,9 @@ VERSION = 1
 MAX_INT = (1 << 63) - 1  # the store keeps ns and inner as SQLite integers
 MAX_METRIC = 1e300
 MAX_TEXT = 10_000  # characters of a check value or a name
+# A sample holds whole ns: a fractional ns per iteration (a JMH score, an imported value) is kept as
+# ns per SCALE iterations.
+SCALE = 1000
 
 
 class ProtocolViolation(Exception):

@@ -14,13 +14,10 @@ from pathlib import Path
 from typing import Protocol
 
 from . import judge, stats, steady
-from .drivers import FAILED, Driver, ProcessRun, driver_for
-from .drivers.base import base_env, fill_template
-from .drivers.server import Running, ServerFailed, free_port, serving
+from .definitions import Arm, Method
+from .drivers import FAILED, Driver, ProcessRun, driver_for, run_process
 from .errors import StoreError, VersusError
 from .executor import Completed, Executor, Spawned
-from .experiment import Method
-from .plan import Arm
 from .scheduler import Batch, Budget, Scheduler
 from .store import Store
 
@@ -176,10 +173,7 @@ def run_one(driver: Driver, job: Job, broken: dict[int, str], executor: Executor
         broken[job.arm_id] = f"internal error preparing {job.arm.driver}: {type(error).__name__}: {error}"
         return ProcessRun(FAILED, reason=broken[job.arm_id], log_tail=traceback.format_exc()[-4000:])
     try:
-        if job.arm.case.server and driver.name != "load":
-            run = _with_server(driver, job, executor)
-        else:
-            run = driver.run(job.arm, job.method, job.inner or job.method.inner, executor)
+        run = run_process(driver, job.arm, job.method, job.inner or job.method.inner, executor)
     except (KeyboardInterrupt, StoreError):
         raise
     except VersusError as error:
@@ -190,23 +184,3 @@ def run_one(driver: Driver, job: Job, broken: dict[int, str], executor: Executor
     run.wall_ns = run.wall_ns or time.perf_counter_ns() - started
     return run
 
-
-def _with_server(driver: Driver, job: Job, executor: Executor) -> ProcessRun:
-    """The case's server on a free loopback port for the length of one process run of its client."""
-    arm = job.arm
-    running = Running(free_port())
-    fields = {**dict(arm.params), "runtime": str(arm.runtime.executable), "program": str(arm.program or ""),
-              "classpath": str(driver.built(arm) or ""), "port": str(running.port), "case": arm.case.name}
-    port_env = {"VERSUS_PORT": str(running.port)}
-    env = {**base_env(arm), **port_env, "VERSUS_CASE": arm.case.name}
-    argv = fill_template(arm.case.server, fields, arm.key, "server")
-    try:
-        with serving(executor, argv, env, arm.experiment.path, running):
-            run = driver.run(arm, job.method, job.inner or job.method.inner, executor, port_env)
-    except ServerFailed as failed:
-        run = ProcessRun(FAILED, reason=f"server: {failed}")
-    if running.leftovers and run.status != FAILED:
-        run.status, run.reason = FAILED, f"server: left {', '.join(running.leftovers[:3])} behind; versus stopped them"
-    server_log = [f"[server] {line}" for line in running.log.split("\n")[-20:] if line]
-    run.log_tail = "\n".join(server_log + run.log_tail.split("\n")[-20:])
-    return run

@@ -1,4 +1,4 @@
-"""docs/experiment-toml.md, generated from the schema in experiment.py (`versus schema`); a test keeps
+"""docs/experiment-toml.md, generated from the schema in definitions.py (`versus schema`); a test keeps
 the committed file equal to this output, so the documentation cannot drift from the code."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel
 
-from .experiment import Baseline, Case, Claim, Header, Method, Quick, Side
+from .definitions import Baseline, Case, Claim, Header, Method, Quick, Side
 
 _TABLES: list[tuple[str, type[BaseModel], str]] = [
     ("[experiment]", Header, "What the experiment is and what it runs on."),
@@ -29,7 +29,7 @@ def _type(annotation: Any) -> str:
     if get_origin(annotation) is Literal:  # one of a few words: name them as TOML spells them
         return " or ".join(f'"{choice}"' for choice in get_args(annotation))
     text = str(annotation).replace("typing.", "").replace("<class '", "").replace("'>", "")
-    return text.replace("versus.experiment.", "").replace("NoneType", "none").replace(" | ", " or ")
+    return text.replace("versus.definitions.", "").replace("NoneType", "none").replace(" | ", " or ")
 
 
 def _default(field: Any) -> str:

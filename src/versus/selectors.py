@@ -6,7 +6,8 @@ import re
 from typing import Protocol
 
 from .errors import ExperimentError
-from .runtimes.spec import version_key, version_matches
+from .runtimes.families import FAMILIES
+from .runtimes.model import version_key, version_matches
 
 _SELECTOR = re.compile(r"^(?P<family>[a-z0-9]+)(?:@(?P<op>>=|<=|>|<)?(?P<version>[0-9A-Za-z.]+|\*))?"
                        r"(?P<flags>(?:\+[a-z0-9_]+)*)(?:/java@(?P<jdk>[0-9.]+))?$")
@@ -30,8 +31,6 @@ class RuntimeLike(Protocol):
 
 def check_selector(selector: str) -> None:
     """Syntax, family and flags; raises ExperimentError with how to write one."""
-    from .runtimes.families import FAMILIES
-
     found = _SELECTOR.match(selector.strip().removeprefix("!"))
     if not found:
         raise ExperimentError(f"bad runtime selector {selector!r}",

@@ -28,10 +28,10 @@ from .fleet.coordinator import coordinate
 from .host import host_name
 from .paths import SELFTEST_PROGRAM
 from .plan import Plan, make_plan
+from .record import Options, arm_row, definitions_of, plan_record, versus_info
 from .rule import CURRENT, Rule
 from .runner import Job, run_one, run_session
 from .scheduler import MAX_EXTRA_ROUNDS, Budget, Scheduler
-from .session import Options, arm_row, definitions_of, plan_record, versus_info
 from .store import Store, Target
 
 PROGRAM = SELFTEST_PROGRAM

@@ -55,7 +55,7 @@ def entry() -> int:
 
 
 def _harness() -> int:
-    from .cli import main
+    from .cli import main  # only now, in the harness: the supervisor forks before the libraries load
 
     return main()
 

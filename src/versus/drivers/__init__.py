@@ -2,12 +2,15 @@
 entry in DRIVERS below (docs/extending.md)."""
 from __future__ import annotations
 
+from ..definitions import Arm, Method
 from ..errors import ExperimentError
+from ..executor import Executor
 from .base import FAILED, OK, Driver, ProcessRun
 from .command import CommandDriver
 from .jmh import JmhDriver
 from .load import LoadDriver
 from .protocol import ProtocolDriver
+from .server import SERVER_FIELDS, with_server
 
 DRIVERS: dict[str, type[Driver]] = {d.name: d for d in (ProtocolDriver, CommandDriver, JmhDriver, LoadDriver)}
 
@@ -18,4 +21,11 @@ def driver_for(name: str) -> Driver:
     return DRIVERS[name]()
 
 
-__all__ = ["DRIVERS", "FAILED", "OK", "Driver", "ProcessRun", "driver_for"]
+def run_process(driver: Driver, arm: Arm, method: Method, inner: int, executor: Executor) -> ProcessRun:
+    """One process run of `arm`, with the case's server around it unless the driver starts its own."""
+    if arm.case.server and not driver.runs_own_server:
+        return with_server(driver, arm, method, inner, executor)
+    return driver.run(arm, method, inner, executor)
+
+
+__all__ = ["DRIVERS", "FAILED", "OK", "SERVER_FIELDS", "Driver", "ProcessRun", "driver_for", "run_process"]

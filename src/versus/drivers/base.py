@@ -6,13 +6,12 @@ import shlex
 import string
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, Protocol
+from typing import ClassVar
 
+from ..definitions import Arm, Method
 from ..errors import ExperimentError
 from ..executor import Completed, Executor, log_tail
-from ..experiment import Method
 from ..expr import evaluate
-from ..plan import Arm
 from ..protocol import Output, SampleRecord
 
 OK, FAILED = "ok", "failed"
@@ -37,19 +36,28 @@ class ProcessRun:
         return measured[-1] if measured else 0
 
 
-class Driver(Protocol):
+class Driver:
+    """One kind of program. A driver declares what the harness asks of it by name (nothing outside
+    `drivers/` names a driver) and implements `run`; the defaults suit a driver that runs a program."""
+
     name: ClassVar[str]
-    needs_program: ClassVar[bool]  # whether an arm needs a [programs] entry for its runtime
+    needs_program: ClassVar[bool] = True  # whether an arm needs a [programs] entry for its runtime
+    # The fields a case's `command` template gets (checked when the experiment is read), or None
+    # where the driver does not read `command` as a template.
+    command_fields: ClassVar[tuple[str, ...] | None] = None
+    runs_own_server: ClassVar[bool] = False  # True: it starts a server itself; a case's `server` is not started for it
 
     def prepare(self, arm: Arm, executor: Executor) -> None:
         """Once per arm before its first process run (build a program, check files); raises VersusError."""
 
     def built(self, arm: Arm) -> Path | None:
         """What prepare built for the arm (classes, a jar, a binary), or None."""
+        return None
 
     def run(self, arm: Arm, method: Method, inner: int, executor: Executor,
             extra_env: dict[str, str] | None = None) -> ProcessRun:
         """One process run of `arm`; never raises for a failure of the program itself."""
+        raise NotImplementedError
 
 
 # The harness sets these per process run; stale values from the caller's environment must not leak in.

@@ -1,35 +1,34 @@
 """The command driver: whole-process wall time of any command, like hyperfine."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar
 
+from ..definitions import Arm, Method
 from ..errors import ExperimentError
 from ..executor import Executor
-from ..experiment import Method
-from ..plan import Arm
 from ..protocol import SampleRecord
-from .base import FAILED, OK, ProcessRun, base_env, failure_of, fill_template, finish, judge_checks
+from .base import FAILED, OK, Driver, ProcessRun, base_env, failure_of, fill_template, finish, judge_checks
+
+FIELDS = ("runtime", "program")
 
 
 def fields_of(arm: Arm) -> dict[str, str]:
-    return {**dict(arm.params), "runtime": str(arm.runtime.executable), "program": str(arm.program or "")}
+    fields = {**dict(arm.params), "runtime": str(arm.runtime.executable), "program": str(arm.program or "")}
+    return fields
 
 
-class CommandDriver:
+class CommandDriver(Driver):
     """One process run = warmup + samples executions of the command, each one sample of inner 1."""
 
     name: ClassVar[str] = "command"
     needs_program: ClassVar[bool] = False
+    command_fields: ClassVar[tuple[str, ...] | None] = FIELDS
 
     def prepare(self, arm: Arm, executor: Executor) -> None:
         if not arm.case.command:
             raise ExperimentError(f"{arm.key}: a command case needs `command = \"...\"`",
                                   'e.g. command = "{runtime} -c pass"')
         self.argv(arm)
-
-    def built(self, arm: Arm) -> Path | None:
-        return None
 
     def argv(self, arm: Arm) -> list[str]:
         return fill_template(arm.case.command, fields_of(arm), arm.key)

@@ -15,27 +15,25 @@ import time
 from pathlib import Path
 from typing import Any, ClassVar
 
+from ..definitions import Arm, Method
 from ..errors import ExperimentError, UsageError
 from ..executor import Completed, Executor
-from ..experiment import Method
 from ..ingest.jmh import ns_per_op
 from ..paths import cache_dir, helpers
-from ..plan import Arm
-from ..protocol import Output, ProtocolViolation, SampleRecord, parse
-from ..runtimes.families.java import maven_jar
+from ..protocol import SCALE, Output, ProtocolViolation, SampleRecord, parse
+from ..runtimes import family
 from ..runtimes.family import BuildContext
-from .base import FAILED, OK, ProcessRun, base_env, failure_of, finish, judge_checks, zero_samples
+from ..runtimes.maven import maven_jar
+from .base import FAILED, OK, Driver, ProcessRun, base_env, failure_of, finish, judge_checks, zero_samples
 
-SCALE = 1000  # JMH scores are fractional ns/op: stored as ns per 1000 ops
 LOCKED = "Unable to acquire the JMH lock"
 LOCK_WAIT = 2.0
 _ITERATION = re.compile(r"^# Warmup Iteration\s+\d+:|^Iteration\s+\d+:|^Result ", re.M)
 _SCORE = re.compile(r"(?<![\w.])([0-9][0-9.,]*)\s+([a-z]+/[a-z]+)\b")
 
 
-class JmhDriver:
+class JmhDriver(Driver):
     name: ClassVar[str] = "jmh"
-    needs_program: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self._jars: dict[Path, Path] = {}
@@ -55,7 +53,7 @@ class JmhDriver:
         project = arm.program
         assert project is not None
         benchmark = arm.case.command or arm.case.name
-        jvm_flags = arm.runtime.jvm_flags()
+        jvm_flags = family(arm.runtime.family).jvm_flags(arm.runtime)
         params = [item for key, value in arm.params for item in ("-p", f"{key}={value}")
                   if key != "iteration_ms"]
         millis = dict(arm.params).get("iteration_ms", "1000")
@@ -113,7 +111,7 @@ class JmhDriver:
             raise ValueError("a score out of range")
         run.samples = [SampleRecord(round(v * SCALE), SCALE, True) for v in warm] + \
                       [SampleRecord(round(v * SCALE), SCALE, False) for v in measured]
-        run.hello = {"runtime": "java", "version": str(entries[0].get("jdkVersion", "")), "clock": "JMH",
+        run.hello = {"runtime": arm.runtime.family, "version": str(entries[0].get("jdkVersion", "")), "clock": "JMH",
                      "impl": str(entries[0].get("vmName", ""))}
         run.metrics = output.metrics
         run.checks, reason = judge_checks(output.checks, arm, SCALE)
@@ -144,5 +142,5 @@ def _protocol_lines(stdout: str) -> str:
     """The `@versus` lines the benchmark printed, inside JMH's own output; a hello makes them parseable."""
     # JMH prints the fork's output inside its own lines ("Iteration   1: @versus {...}").
     lines = [line[line.index("@versus "):] for line in stdout.split("\n") if "@versus " in line]
-    return "\n".join(['@versus {"v":1,"type":"hello","runtime":"java","version":"","clock":"JMH"}', *lines,
+    return "\n".join(['@versus {"v":1,"type":"hello","runtime":"jmh","version":"","clock":"JMH"}', *lines,
                       '@versus {"type":"end"}'])

@@ -8,26 +8,26 @@ latency percentiles are metrics. The check is the number of failed requests, whi
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar
 
+from ..definitions import Arm, Method
 from ..errors import ExperimentError
 from ..executor import Completed, Executor
-from ..experiment import Method
 from ..paths import helpers
-from ..plan import Arm
 from ..protocol import SampleRecord
 from ..runtimes import family
-from .base import FAILED, OK, ProcessRun, base_env, failure_of, fill_template, finish, judge_checks
+from .base import FAILED, OK, Driver, ProcessRun, base_env, failure_of, fill_template, finish, judge_checks
 from .loadgen import parse
 from .server import Running, ServerFailed, free_port, serving
 
 TOOLS = ("ab", "wrk")
+FIELDS = ("url", "port")
 
 
-class LoadDriver:
+class LoadDriver(Driver):
     name: ClassVar[str] = "load"
-    needs_program: ClassVar[bool] = True
+    command_fields: ClassVar[tuple[str, ...] | None] = FIELDS
+    runs_own_server: ClassVar[bool] = True  # the program is the server; the case's command is its client
 
     def prepare(self, arm: Arm, executor: Executor) -> None:
         tool = self._tool_argv(arm, 0)[0]
@@ -38,13 +38,11 @@ class LoadDriver:
             raise ExperimentError(f"{arm.key}: no server program for {arm.runtime.program_family}",
                                   "add it under [programs]")
 
-    def built(self, arm: Arm) -> Path | None:
-        return None
-
     def _tool_argv(self, arm: Arm, port: int) -> list[str]:
         if not arm.case.command:
             raise ExperimentError(f"{arm.key}: a load case needs `command = \"ab … {{url}}\"`", "see docs/method.md")
         fields = {**dict(arm.params), "url": f"http://127.0.0.1:{port}/", "port": str(port)}
+        assert set(FIELDS) <= set(fields)
         return fill_template(arm.case.command, fields, arm.key)
 
     def run(self, arm: Arm, method: Method, inner: int, executor: Executor,
@@ -87,6 +85,3 @@ class LoadDriver:
         run.hello = {"runtime": arm.runtime.family, "version": arm.runtime.version, "clock": tool_argv[0]}
         run.checks, reason = judge_checks(failed_counts, arm, 1)
         return reason
-
-
-

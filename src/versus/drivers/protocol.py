@@ -4,15 +4,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from ..definitions import Arm, Method
 from ..errors import ExperimentError
 from ..executor import Executor
-from ..experiment import Method
 from ..paths import cache_dir, helpers
-from ..plan import Arm
 from ..protocol import ProtocolViolation, parse
 from ..runtimes import family
 from ..runtimes.family import BuildContext
-from .base import FAILED, OK, ProcessRun, base_env, failure_of, finish, judge_checks, validate
+from .base import FAILED, OK, Driver, ProcessRun, base_env, failure_of, finish, judge_checks, validate
 
 
 def program_of(arm: Arm) -> Path:
@@ -23,9 +22,8 @@ def program_of(arm: Arm) -> Path:
     return program
 
 
-class ProtocolDriver:
+class ProtocolDriver(Driver):
     name: ClassVar[str] = "protocol"
-    needs_program: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self._built: dict[str, Path | None] = {}

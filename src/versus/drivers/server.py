@@ -1,6 +1,7 @@
 """A server started for one process run: on a free loopback port, ready when the port accepts
 connections, and always stopped with everything it started. The load driver measures servers with
-ab or wrk; any other driver's case can name `server = "…"` to run its client against one."""
+ab or wrk; any other driver's case can name `server = "…"` to run its client against one
+(`with_server`)."""
 from __future__ import annotations
 
 import socket
@@ -10,9 +11,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..definitions import Arm, Method
 from ..executor import Executor, Spawned
+from .base import FAILED, Driver, ProcessRun, base_env, fill_template
 
 READY_SECONDS = 30.0
+SERVER_FIELDS = ("runtime", "program", "classpath", "port", "case")  # what a case's `server` template gets
 
 
 class ServerFailed(Exception):
@@ -65,3 +69,23 @@ def serving(executor: Executor, argv: list[str], env: dict[str, str], cwd: Path,
     finally:
         running.leftovers = server.stop()
         running.log = server.output()
+
+
+def with_server(driver: Driver, arm: Arm, method: Method, inner: int, executor: Executor) -> ProcessRun:
+    """The case's server on a free loopback port for the length of one process run of its client."""
+    running = Running(free_port())
+    fields = {**dict(arm.params), "runtime": str(arm.runtime.executable), "program": str(arm.program or ""),
+              "classpath": str(driver.built(arm) or ""), "port": str(running.port), "case": arm.case.name}
+    port_env = {"VERSUS_PORT": str(running.port)}
+    env = {**base_env(arm), **port_env, "VERSUS_CASE": arm.case.name}
+    argv = fill_template(arm.case.server, fields, arm.key, "server")
+    try:
+        with serving(executor, argv, env, arm.experiment.path, running):
+            run = driver.run(arm, method, inner, executor, port_env)
+    except ServerFailed as failed:
+        run = ProcessRun(FAILED, reason=f"server: {failed}")
+    if running.leftovers and run.status != FAILED:
+        run.status, run.reason = FAILED, f"server: left {', '.join(running.leftovers[:3])} behind; versus stopped them"
+    server_log = [f"[server] {line}" for line in running.log.split("\n")[-20:] if line]
+    run.log_tail = "\n".join(server_log + run.log_tail.split("\n")[-20:])
+    return run

@@ -29,8 +29,8 @@ from ..experiment import Experiment, Method
 from ..host import host_metadata
 from ..paths import SELFTEST_PROGRAM
 from ..paths import experiments as experiments_folder
+from ..record import Options, plan_of, stored_experiments, versus_info
 from ..runner import Job, run_one
-from ..session import Options, plan_of, stored_experiments, versus_info
 from ..store import Store
 from ..store.work import LEASE_GRACE, WorkItem, WorkQueue
 

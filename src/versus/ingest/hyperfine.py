@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import ImportedArm, value
+from .imported import ImportedArm, value
 
 
 def parse(data: dict[str, Any]) -> list[ImportedArm]:

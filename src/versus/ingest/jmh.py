@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import UsageError
-from . import ImportedArm, value
+from .imported import ImportedArm, value
 
 _TIME = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9, "min": 60e9}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import ImportedArm, value
+from .imported import ImportedArm, value
 
 
 def _loops(metadata: dict[str, Any]) -> int:

@@ -13,8 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ..definitions import Method
 from ..errors import UsageError
-from ..experiment import Method
 
 INT64_MAX = (1 << 63) - 1
 LAST_TIME = 253370764800.0  # 9999-01-01 UTC: a date any time zone can show

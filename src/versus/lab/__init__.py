@@ -14,6 +14,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from ..errors import UsageError
+
 EXIT_PIPE = 141  # as a shell reports a process that SIGPIPE ended
 
 
@@ -103,8 +105,6 @@ def piped(main: Callable[[], int | None]) -> int:
 
 
 def _analysis(args: argparse.Namespace) -> str:
-    from ..errors import UsageError
-
     if args.lab == "noise":
         from .noise import noise
         return noise(args.db, args.session, args.baseline, args.samples, args.claims, args.raises)

@@ -19,9 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import judge, stats
+from .. import judge, stats, units
 from ..errors import UsageError
-from ..report import units
 from ..rule import Rule
 from ..verdict import Verdict
 from .stored import REPORT_HINT, Values, read_report, rounds, start_of

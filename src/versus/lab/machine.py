@@ -23,7 +23,12 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..drivers.protocol import ProtocolDriver
 from ..errors import UsageError
+from ..executor import SubprocessExecutor
+from ..experiment import load
+from ..plan import make_plan
+from ..store import Store
 
 SLOW = 1.25  # a quarter second whose fastest chunk is this many times the CPU's fastest is slow
 CHUNK = 100_000  # loop iterations per timed chunk: about 2 ms of CPython 3.11 here
@@ -105,12 +110,6 @@ def spells(seconds: float) -> str:
 
 
 def overhead(count: int, folder: Path | None = None) -> str:
-    from ..drivers.protocol import ProtocolDriver
-    from ..executor import SubprocessExecutor
-    from ..experiment import load
-    from ..plan import make_plan
-    from ..store import Store
-
     if not 1 <= count <= 100_000:
         raise UsageError(f"N {count} is out of range", "give 1 to 100000 pairs, e.g. 40")
     folder = folder or Path("scripts/overhead")

@@ -14,7 +14,7 @@ from typing import Any
 from .. import judge
 from ..analyze import ArmResult, Judged, ProcessFacts
 from ..errors import UsageError
-from ..rule import Rule
+from ..rule import Rule, with_overrides
 from ..store import Store
 
 REPORT_HINT = "make one with `versus report N --format json > FILE` (or take a run's session-N/session.json)"
@@ -122,6 +122,4 @@ def round_seconds(arm: ArmResult) -> float:
 
 def session_rule(plan: Mapping[str, Any], changes: list[str]) -> Rule:
     """A stored session's own rule, with `--rule KEY=VALUE` changes."""
-    from ..rule import with_overrides
-
     return with_overrides(Rule.of(plan), changes)

@@ -8,11 +8,10 @@ from __future__ import annotations
 import io
 import math
 
-from .. import stats
+from .. import stats, units
 from ..analyze import ArmResult, analyze
 from ..rule import CURRENT
 from ..store import Store
-from . import units
 from .tables import Table
 from .terminal import render_tables
 

@@ -16,6 +16,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any, cast
 
 import matplotlib
@@ -28,7 +29,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 from ..printable import one_line, printable  # noqa: E402
-from .units import duration  # noqa: E402
+from ..units import duration  # noqa: E402
 
 # One colour per verdict, shared with the page's CSS so a chart and its table agree.
 COLOURS = {
@@ -116,8 +117,6 @@ def tidy(text: str, prefix: str, title: str = "") -> str:
     text = re.sub(r'(<svg[^>]*?)\swidth="[\d.]+pt" height="[\d.]+pt"',
                   rf'\1 width="{width_px}" style="max-width:100%;height:auto" role="img"', text, count=1)
     if title:
-        from html import escape
-
         text = re.sub(r"(<svg[^>]*>)", lambda m: f"{m[1]}<title>{escape(one_line(title))}</title>", text, count=1)
     return text.strip()
 

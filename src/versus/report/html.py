@@ -24,6 +24,7 @@ import datetime
 import hashlib
 import html
 import importlib.util
+import json
 import math
 import re
 import shlex
@@ -31,13 +32,15 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
-from .. import steady
+from .. import paths, steady, units
 from ..analyze import Analysis, ArmResult, ClaimResult, Judged
 from ..errors import VersusError
 from ..files import write_file
 from ..printable import printable
-from . import figures, tables, units
+from . import figures, tables
+from .document import document
 from .tables import Table
 
 HOOK = "report.py"  # experiments/<name>/report.py may define figures(doc) -> [(title, svg)]
@@ -548,14 +551,12 @@ Figures = Callable[[dict[str, Any]], list[tuple[str, str]]]
 def _hook(analysis: Analysis, name: str) -> Figures | None:
     """`figures(doc)` from experiments/<name>/report.py, where the session's stored folder is one of this
     checkout's experiments: a document imported from elsewhere names folders whose code we do not run."""
-    from ..paths import experiments as experiments_root
-
     spec = (analysis.session.get("definitions") or {}).get(name)
     if not isinstance(spec, dict) or not spec.get("path"):
         return None
     try:
         folder = Path(str(spec["path"])).resolve()
-        root = experiments_root().resolve()
+        root = paths.experiments().resolve()
     except (OSError, VersusError):
         return None
     file = folder / HOOK
@@ -580,8 +581,6 @@ def _own_charts(analysis: Analysis, experiments: list[str], doc: dict[str, Any] 
             if hook is None:
                 continue
             if doc is None:
-                from .document import document
-
                 doc = document(analysis, [])
             with figures.style(math=True):
                 charts = list(hook(doc))
@@ -618,8 +617,6 @@ def write_index(path: Path, sessions: list[dict[str, Any]]) -> None:
 
 def _argv(value: Any) -> list[str]:
     if isinstance(value, str):
-        import json
-
         try:
             value = json.loads(value)
         except ValueError:
@@ -651,8 +648,6 @@ def render_index(sessions: list[dict[str, Any]]) -> str:
 
 def _href(folder: str) -> str:
     """A relative link to a folder beside the index: its name only, percent-encoded."""
-    from urllib.parse import quote
-
     return quote(Path(folder).name)
 
 

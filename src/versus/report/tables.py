@@ -4,10 +4,9 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
-from .. import steady
+from .. import steady, units
 from ..analyze import Analysis, ArmResult, ClaimResult, Judged
 from ..verdict import Verdict
-from . import units
 
 UNDECIDED = "inconclusive"
 

@@ -7,15 +7,22 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
+import re
+import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar
 
 from ..errors import VersusError
 from ..executor import Executor
+from ..paths import cache_dir
 from .catalog import Fetchable
+from .fetch import fetch_artifact
 from .model import Runtime
+
+C1 = "-XX:TieredStopAtLevel=1"  # C1 only: the heir of the client compiler (-client) of Java 6
 
 BUILD_TIMEOUT = 900.0  # seconds for one build (javac, cargo, mvn, cc) before it counts as failed
 
@@ -41,9 +48,27 @@ class Family:
     def program_family(self, runtime: Runtime) -> str:
         return self.program
 
+    def described(self, runtime: Runtime) -> Runtime:
+        """The runtime with what its family knows of it: whether it is JVM-hosted, which [programs]
+        key it runs. Resolution passes every runtime through here."""
+        return replace(runtime, hosted=self.jvm_hosted, program_family=self.program_family(runtime))
+
     def discover(self) -> list[Runtime]:
         """The runtimes of this family installed on this machine."""
         return []
+
+    def fetched(self, entry: Fetchable, flags: tuple[str, ...], jdk: Runtime, fetch: bool = True) -> Runtime:
+        """A JVM-hosted runtime of the catalog on `jdk`: its jar fetched into the cache and verified
+        (`fetch=False`: only where it would be, for a plan that runs nothing)."""
+        jar = fetch_artifact(entry.jar) if fetch else cache_dir() / "jars" / entry.jar.filename
+        # Implied flags shape the launch but not the name: jython@2.5.0 always runs with them.
+        details = {"implied": ",".join(entry.implied_flags)}
+        return self.described(Runtime(self.name, entry.version, jdk.executable, f"maven:{entry.jar.coordinate}", flags,
+                                      jdk.version, jar, details=details))
+
+    def jvm_flags(self, runtime: Runtime) -> list[str]:
+        """JVM options that the runtime's flags ask for: +c1 on every JVM family (and what a family adds)."""
+        return [C1] if "c1" in runtime.flags else []
 
     def build(self, runtime: Runtime, program: Path, context: BuildContext) -> Path | None:
         """Compile `program` once for `runtime` (into the cache); what `launch` gets as `built`."""
@@ -66,6 +91,17 @@ def _probe(argv: tuple[str, ...], timeout: float) -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout + done.stderr if done.returncode == 0 else None
+
+
+def on_path(family: str, command: str, args: list[str], pattern: str) -> list[Runtime]:
+    """The `command` on PATH as the runtime of `family` it is, its version the first group of
+    `pattern` in what `command args` prints; [] where it is absent or names no version."""
+    exe = shutil.which(command)
+    out = probe([exe, *args]) if exe else None
+    match = re.search(pattern, out or "")
+    if not exe or not out or not match:
+        return []
+    return [Runtime(family, match.group(1), Path(exe), "PATH", details={"impl": out.splitlines()[0]})]
 
 
 def digest(*parts: str | bytes | Path) -> str:
@@ -93,6 +129,4 @@ def run_build(argv: list[str], context: BuildContext, what: str, hint: str, cwd:
 
 
 def _build_env() -> dict[str, str]:
-    import os
-
     return dict(os.environ)

@@ -5,13 +5,11 @@ import hashlib
 import os
 import shutil
 import subprocess
-import zipfile
 from pathlib import Path
 
 from ..errors import FetchError
 from ..paths import cache_dir
 from .catalog import Artifact
-from .sealed import beside, install
 
 
 def sha256_of(path: Path) -> str:
@@ -59,29 +57,3 @@ def fetch_artifact(artifact: Artifact) -> Path:
     partial.replace(target)
     return target
 
-
-def extract_lib(jar: Path, name: str) -> Path:
-    """Unpack `Lib/` of a Jython standalone jar once; returns the folder to use as python.home."""
-    home = cache_dir() / "jython-home" / name
-    try:
-        with zipfile.ZipFile(jar) as archive:
-            members = [m for m in archive.infolist() if m.filename.startswith("Lib/") and not m.is_dir()]
-            # every file of Lib/ there at its size: an emptied or truncated Lib is unpacked again
-            if (home / ".complete").exists() and all(_size(home / m.filename) == m.file_size for m in members):
-                return home
-            made = beside(home)
-            shutil.rmtree(made, ignore_errors=True)
-            made.mkdir(parents=True)
-            archive.extractall(made, [m.filename for m in members])
-    except (OSError, zipfile.BadZipFile) as error:
-        raise FetchError(f"cannot unpack Lib/ of {jar}: {error}", f"delete {jar} and {home}, then run again") from None
-    (made / ".complete").write_text(jar.name)
-    install(made, home)
-    return home
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return -1

@@ -1,10 +1,10 @@
-"""A resolved runtime: what it is exactly. How to build for it and start it is its family's business."""
+"""A resolved runtime: what it is exactly, as plain data, and how versions compare. How to build
+for it and start it is its family's business (`family.py`); this module imports nothing of versus."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
-
-C1 = "-XX:TieredStopAtLevel=1"  # C1 only: the heir of the client compiler (-client) of Java 6
 
 
 @dataclass(frozen=True)
@@ -18,6 +18,10 @@ class Runtime:
     jar: Path | None = None
     home: Path | None = None  # Jython's python.home when its jar has no Lib
     details: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    # What its family says of it (`Family.described`): a JVM-hosted runtime's name carries /java@N;
+    # `program_family` is the [programs] key it runs.
+    hosted: bool = False
+    program_family: str = ""
 
     @property
     def jdk_major(self) -> str:
@@ -28,26 +32,22 @@ class Runtime:
     def name(self) -> str:
         return runtime_name(self.family, self.version, self.flags, self.jdk_major if self.hosted else "")
 
-    @property
-    def hosted(self) -> bool:
-        from .families import family
-
-        return family(self.family).jvm_hosted
-
-    @property
-    def program_family(self) -> str:
-        """Which program file of an experiment this runtime runs."""
-        from .families import family
-
-        return family(self.family).program_family(self)
-
-    def jvm_flags(self) -> list[str]:
-        """JVM options that the runtime's flags ask for: +int on java, +c1 on every JVM family."""
-        flags = ["-Xint"] if self.family == "java" and "int" in self.flags else []
-        return flags + ([C1] if "c1" in self.flags else [])
-
 
 def runtime_name(family: str, version: str, flags: tuple[str, ...] | list[str], jdk_major: str = "") -> str:
     """`family@version+flag/java@N`: the one spelling of a runtime's name."""
     text = f"{family}@{version}" + "".join("+" + f for f in flags)
     return text + (f"/java@{jdk_major}" if jdk_major else "")
+
+
+def version_matches(prefix: str, version: str) -> bool:
+    """`3.11` matches `3.11.7`; `1.0` matches `1.0` but not `1.0.3`-less `10.0`."""
+    want = prefix.split(".")
+    have = version.split(".")
+    return have[: len(want)] == want
+
+
+def version_key(version: str) -> tuple[int | str, ...]:
+    parts: list[int | str] = []
+    for piece in re.split(r"[.\-]", version):
+        parts.append(int(piece) if piece.isdigit() else -1)
+    return tuple(parts)

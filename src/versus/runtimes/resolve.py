@@ -2,15 +2,12 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import FetchError
-from ..paths import cache_dir
-from .catalog import Fetchable
-from .families import FAMILIES, family
-from .fetch import extract_lib, fetch_artifact
-from .model import Runtime
-from .spec import RuntimeSpec, version_key
+from .families import FAMILIES, JDK, family
+from .model import Runtime, version_key
+from .spec import RuntimeSpec
 
 
 @dataclass
@@ -22,7 +19,13 @@ class Resolution:
 @functools.cache
 def installed(name: str) -> tuple[Runtime, ...]:
     """What a family finds on this machine (probed once per process)."""
-    return tuple(family(name).discover())
+    kind = family(name)
+    return tuple(kind.described(runtime) for runtime in kind.discover())
+
+
+def jdks() -> tuple[Runtime, ...]:
+    """The JDKs of this machine: what JVM-hosted runtimes run on."""
+    return installed(JDK)
 
 
 def found_here() -> list[Runtime]:
@@ -46,22 +49,8 @@ def _pick(spec: RuntimeSpec, candidates: list[Runtime]) -> list[Runtime]:
 
 
 def jdk_for(version: str) -> Runtime | None:
-    picked = _pick(RuntimeSpec("java", version), list(installed("java")))
+    picked = _pick(RuntimeSpec(JDK, version), list(jdks()))
     return picked[0] if picked else None
-
-
-def _hosted(entry: Fetchable, spec: RuntimeSpec, jdk: Runtime, fetch: bool) -> Runtime:
-    if not fetch:
-        jar = cache_dir() / "jars" / entry.jar.filename
-        home = None
-    else:
-        jar = fetch_artifact(entry.jar)
-        home = extract_lib(fetch_artifact(entry.lib_from), entry.lib_from.version) if entry.lib_from else None
-    cachedir = cache_dir() / "jython-cachedir" / f"{entry.version}-java{jdk.jdk_major}"
-    # Implied flags shape the launch but not the name: jython@2.5.0 always runs with them.
-    details = {"cachedir": str(cachedir), "implied": ",".join(entry.implied_flags)}
-    return Runtime(entry.family, entry.version, jdk.executable, f"maven:{entry.jar.coordinate}", spec.flags,
-                   jdk.version, jar, home, details=details)
 
 
 def resolve(spec: RuntimeSpec, default_jdks: list[str], fetch: bool = True) -> Resolution:
@@ -70,8 +59,7 @@ def resolve(spec: RuntimeSpec, default_jdks: list[str], fetch: bool = True) -> R
     kind = family(spec.family)
     if not kind.jvm_hosted:
         picked = _pick(spec, list(installed(spec.family)))
-        out.runtimes = [Runtime(r.family, r.version, r.executable, r.source, spec.flags, r.jdk_version,
-                                details=r.details) for r in picked]
+        out.runtimes = [replace(r, flags=spec.flags) for r in picked]
         if not picked:
             out.notes.append(f"{spec}: not found on this machine ({kind.install_hint})")
         return out
@@ -92,7 +80,7 @@ def resolve(spec: RuntimeSpec, default_jdks: list[str], fetch: bool = True) -> R
                                  f"it needs Java {entry.min_jdk}+")
             else:
                 try:
-                    out.runtimes.append(_hosted(entry, spec, jdk, fetch))
+                    out.runtimes.append(kind.fetched(entry, spec.flags, jdk, fetch))
                 except FetchError as error:
                     out.notes.append(f"{entry.family}@{entry.version}: {error.message}")
     return out

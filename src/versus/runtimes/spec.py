@@ -5,6 +5,8 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
+from .families import FAMILIES, JDK
+from .model import version_matches
 
 _SPEC = re.compile(r"^(?P<family>[a-z]+)(?:@(?P<version>[0-9A-Za-z.*]+|\*))?(?P<flags>(?:\+[a-z0-9_]+)*)$")
 
@@ -29,19 +31,6 @@ class RuntimeSpec:
         return self.any_version or version_matches(self.version, version)
 
 
-def version_matches(prefix: str, version: str) -> bool:
-    """`3.11` matches `3.11.7`; `1.0` matches `1.0` but not `1.0.3`-less `10.0`."""
-    want = prefix.split(".")
-    have = version.split(".")
-    return have[: len(want)] == want
-
-
-def version_key(version: str) -> tuple[int | str, ...]:
-    parts: list[int | str] = []
-    for piece in re.split(r"[.\-]", version):
-        parts.append(int(piece) if piece.isdigit() else -1)
-    return tuple(parts)
-
 
 def parse_spec(text: str) -> RuntimeSpec:
     raw = text.strip()
@@ -49,7 +38,7 @@ def parse_spec(text: str) -> RuntimeSpec:
     jdk = ""
     if jdk_part:
         jdk_spec = parse_spec(jdk_part)
-        if jdk_spec.family != "java" or jdk_spec.flags or jdk_spec.jdk:
+        if jdk_spec.family != JDK or jdk_spec.flags or jdk_spec.jdk:
             raise UsageError(f"bad runtime spec {text!r}: after '/' comes a JDK such as java@17",
                              "write it like jython@2.7.4/java@25")
         jdk = jdk_spec.version
@@ -57,8 +46,6 @@ def parse_spec(text: str) -> RuntimeSpec:
     if not match:
         raise UsageError(f"bad runtime spec {text!r}",
                          "write family@version[+flag][/java@N], e.g. cpython@3.11, cruby@3.1+yjit, jruby@10.1.1.0/java@25")
-    from .families import FAMILIES
-
     family = match["family"]
     if family not in FAMILIES:
         raise UsageError(f"unknown runtime family {family!r} in {text!r}", "families are: " + ", ".join(FAMILIES))

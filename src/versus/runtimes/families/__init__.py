@@ -14,6 +14,7 @@ from .rust import Rust
 
 FAMILIES: dict[str, Family] = {f.name: f for f in (CPython(), PyPy(), Jython(), CRuby(), JRuby(), Java(), Go(), Rust(),
                                                       Gcc(), Clang())}
+JDK = Java.name  # the family of the JDKs that JVM-hosted runtimes run on (`jython@2.7.4/java@25`)
 
 
 def program_families() -> tuple[str, ...]:

@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 from typing import ClassVar
 
 from ...errors import ExperimentError
-from ..family import BuildContext, Family, digest, probe, run_build
+from ..family import BuildContext, Family, digest, on_path, run_build
 from ..model import Runtime
 from ..sealed import beside, install, intact
 
@@ -22,12 +21,7 @@ class _Compiler(Family):
     pattern: ClassVar[str]
 
     def discover(self) -> list[Runtime]:
-        exe = shutil.which(self.command)
-        out = probe([exe, "--version"]) if exe else None
-        match = re.search(self.pattern, out or "")
-        if not exe or not match:
-            return []
-        return [Runtime(self.name, match.group(1), Path(exe), "PATH", details={"impl": (out or "").splitlines()[0]})]
+        return on_path(self.name, self.command, ["--version"], self.pattern)
 
     def build(self, runtime: Runtime, program: Path, context: BuildContext) -> Path | None:
         if program.suffix != ".c":

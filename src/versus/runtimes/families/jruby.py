@@ -4,8 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..catalog import Artifact, Fetchable
-from ..family import Family
-from ..model import C1, Runtime
+from ..family import C1, Family
+from ..model import Runtime
 
 
 class JRuby(Family):
@@ -31,7 +31,7 @@ class JRuby(Family):
 
     def launch(self, runtime: Runtime, program: Path, built: Path | None, helpers: Path) -> tuple[list[str], dict[str, str]]:
         jvm, mode = _mode(runtime)
-        return [str(runtime.executable), *runtime.jvm_flags(), *jvm, "-Xss4m", "-jar", str(runtime.jar), *mode,
+        return [str(runtime.executable), *self.jvm_flags(runtime), *jvm, "-Xss4m", "-jar", str(runtime.jar), *mode,
                 "-I", str(helpers / "ruby"), str(program)], {}
 
 

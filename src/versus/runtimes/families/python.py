@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from ..family import Family, probe
-from ..model import Runtime
-from ..spec import version_key
+from ..model import Runtime, version_key
 
 _PROBE = ("import sys, platform; print(platform.python_implementation()); "
           "print('.'.join(map(str, sys.version_info[:3]))); print(sys.version.replace(chr(10), ' '))")

@@ -1,13 +1,11 @@
 """Rust: `cargo` on PATH; a program is a Cargo project (its Cargo.toml), built in release mode."""
 from __future__ import annotations
 
-import re
-import shutil
 import tomllib
 from pathlib import Path
 
 from ...errors import ExperimentError
-from ..family import BuildContext, Family, digest, probe, run_build
+from ..family import BuildContext, Family, digest, on_path, run_build
 from ..model import Runtime
 from ..sealed import intact, seal
 
@@ -18,9 +16,7 @@ class Rust(Family):
     install_hint = "install it with: apt-get install -y cargo"
 
     def discover(self) -> list[Runtime]:
-        cargo = shutil.which("cargo")
-        match = re.search(r"cargo (\d+\.\d+\.\d+)", (probe([cargo, "--version"]) if cargo else None) or "")
-        return [Runtime("rust", match.group(1), Path(str(cargo)), "PATH")] if match else []
+        return on_path(self.name, "cargo", ["--version"], r"cargo (\d+\.\d+\.\d+)")
 
     def build(self, runtime: Runtime, program: Path, context: BuildContext) -> Path | None:
         if program.name != "Cargo.toml":

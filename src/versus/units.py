@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from ..stats import TOO_CLOSE, Decision, Interval
+from .stats import TOO_CLOSE, Decision, Interval
 
 
 def duration(ns: float) -> str:
