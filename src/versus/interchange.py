@@ -24,7 +24,6 @@ from .report.document import FORMAT, VERSION, document, dumps
 from .store import Leg, Store
 
 
-
 def import_file(store: Store, path: Path, argv: list[str]) -> int:
     kind, arms = ingest.read(path)
     if kind == "versus":
