@@ -389,9 +389,6 @@ class Store:
                                  [(run_id, i, text(v), text(e), int(ok)) for i, (v, e, ok) in enumerate(run.checks)])
         return run_id
 
-    def done_rounds(self, arm_id: int) -> set[int]:
-        return {r[0] for r in self.backend.query("SELECT round FROM process_runs WHERE arm_id = ?", (arm_id,))}
-
     def run_ids(self, session_id: int) -> set[int]:
         return {int(r[0]) for r in self.backend.query(
             "SELECT p.id FROM process_runs p JOIN arms a ON a.id = p.arm_id WHERE a.session_id = ?", (session_id,))}
