@@ -23,7 +23,7 @@ VALUES = ["standard", "2008", "unicode", "large", "sparse", "empty"]
 NOW = ["Protobuf", "ProtobufCodeSize", "ThriftBinary", "ThriftCompact", "Java", "JavaExternalizable", "Scala", "StaxJdk",
        "StaxWoodstox", "StaxAalto", "JacksonJson", "JacksonSmile", "JacksonCbor", "JacksonMsgpack", "JacksonBlackbird",
        "JacksonAfterburner", "Gson", "Fastjson2", "DslJson", "MsgpackCore", "Protostuff", "Kryo", "KryoUnregistered",
-       "ForyCompatible", "ForySchemaConsistent", "Avro", "FlatBuffers"]
+       "ForyCompatible", "ForySchemaConsistent", "ForyXlang", "ForyXlangConsistent", "Avro", "FlatBuffers"]
 THEN = ["Protobuf", "ProtobufCodeSize", "ThriftBinary", "ThriftCompact"]
 
 pytestmark = [pytest.mark.slow,

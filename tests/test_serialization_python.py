@@ -17,8 +17,10 @@ EXPERIMENT = ROOT / "experiments" / "serialization"
 PROGRAM = EXPERIMENT / "python" / "serbench.py"
 DEPS = ROOT / "scripts" / "serialization-python-deps.sh"
 CPYTHON_CASES = {"protobuf", "thrift_binary", "thrift_compact", "pickle", "json", "orjson", "msgspec_json",
-                 "msgspec_msgpack", "msgpack", "cbor2", "fastavro", "pyfory", "flatbuffers", "pycapnp", "ujson", "pydantic"}
-PYPY_CASES = CPYTHON_CASES - {"orjson", "msgspec_json", "msgspec_msgpack", "pyfory", "pycapnp", "ujson", "pydantic"}
+                 "msgspec_msgpack", "msgpack", "cbor2", "fastavro", "pyfory", "pyfory_xlang", "pyfory_xlang_consistent",
+                 "flatbuffers", "pycapnp", "ujson", "pydantic"}
+PYPY_CASES = CPYTHON_CASES - {"orjson", "msgspec_json", "msgspec_msgpack", "pyfory", "pyfory_xlang", "pyfory_xlang_consistent",
+                              "pycapnp", "ujson", "pydantic"}
 _installed: dict[str, str] = {}
 
 

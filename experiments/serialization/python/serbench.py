@@ -208,12 +208,12 @@ def case_for(name):
 def check_all():
     """--check: every serializer of this interpreter on every value; exit 1 if any fails."""
     failed = 0
-    print("%-16s %s" % ("", " ".join("%17s" % v for v in model.value_names())))
+    print("%-23s %s" % ("", " ".join("%17s" % v for v in model.value_names())))
     for name in serializers.names():
         try:
             serializer = serializers.load(name)
         except pylibs.SetupError as error:
-            print("%-16s error: %s" % (name, error))
+            print("%-23s error: %s" % (name, error))
             failed += 1
             continue
         cells = []
@@ -225,7 +225,7 @@ def check_all():
                 cells.append("%17s" % "FAILED")
                 print("%s on %s: %s: %s" % (name, value_file, type(error).__name__, error), file=sys.stderr)
                 failed += 1
-        print("%-16s %s   %s" % (name, " ".join(cells), serializer.about))
+        print("%-23s %s   %s" % (name, " ".join(cells), serializer.about))
     skipped = serializers.unavailable()
     if skipped:
         print("not on %s (no install): %s" % (pylibs.tag(), ", ".join(skipped)))

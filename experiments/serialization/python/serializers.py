@@ -337,6 +337,65 @@ def _pyfory():
     return about, model.create, fory.serialize, fory.deserialize, model.touch, model.plain
 
 
+def _pyfory_xlang(compatible):
+    """pyfory in xlang mode: the structs of the JVM's serialization.now.ForyXlang, declared with Java's types
+    (Integer = pyfory.Int32, Long = pyfory.Int64, both Fory's varints; nullable where Java says @Nullable; list
+    elements Optional, as Java's List<T> elements are nullable) and registered by the same names."""
+    from dataclasses import dataclass
+
+    import pyfory
+
+    namespace = "versus.serialization"
+
+    @dataclass
+    class XImage:
+        uri: str
+        title: Optional[str]
+        width: Optional[pyfory.Int32]
+        height: Optional[pyfory.Int32]
+        size: Optional[model.Size]
+
+    @dataclass
+    class XMedia:
+        uri: str
+        title: Optional[str]
+        width: Optional[pyfory.Int32]
+        height: Optional[pyfory.Int32]
+        format: Optional[str]
+        duration: Optional[pyfory.Int64]
+        size: Optional[pyfory.Int64]
+        bitrate: Optional[pyfory.Int32]
+        persons: List[Optional[str]]
+        player: Optional[model.Player]
+        copyright: Optional[str]
+
+    @dataclass
+    class XMediaContent:
+        # No type info before the nested struct (dynamic=False), as Java writes it for its final class; pyfory's
+        # default writes one, which Java's schema-consistent reader does not expect.
+        media: XMedia = pyfory.field(dynamic=False)
+        images: List[Optional[XImage]]
+
+    fory = pyfory.Fory(xlang=True, ref=False, compatible=compatible)
+    for cls, name in ((XMediaContent, "MediaContent"), (XMedia, "Media"), (XImage, "Image"), (model.Player, "Player"),
+                      (model.Size, "Size")):
+        fory.register(cls, name="%s.%s" % (namespace, name))
+    players = {"JAVA": model.Player.JAVA, "FLASH": model.Player.FLASH, None: None}
+    sizes = {"SMALL": model.Size.SMALL, "LARGE": model.Size.LARGE, None: None}
+
+    def create(v):
+        m = v["media"]
+        return XMediaContent(
+            XMedia(m["uri"], m["title"], m["width"], m["height"], m["format"], m["duration"], m["size"], m["bitrate"],
+                   list(m["persons"]), players[m["player"]], m["copyright"]),
+            [XImage(i["uri"], i["title"], i["width"], i["height"], sizes[i["size"]]) for i in v["images"]])
+
+    about = "pyfory %s, xlang mode (%s), the structs registered by name as on the JVM" % (
+        _version("pyfory"), "compatible" if compatible else "schema-consistent")
+    # The structs have the plain object's attribute names and enums, so model.touch and model.plain read them.
+    return about, create, fory.serialize, fory.deserialize, model.touch, model.plain
+
+
 def _ujson():
     import ujson
 
@@ -641,6 +700,8 @@ REGISTRY = [
     ("cbor2", ("cbor2",), _cbor2),
     ("fastavro", ("fastavro",), _fastavro),
     ("pyfory", ("pyfory",), _pyfory),
+    ("pyfory_xlang", ("pyfory",), lambda: _pyfory_xlang(True)),
+    ("pyfory_xlang_consistent", ("pyfory",), lambda: _pyfory_xlang(False)),
     ("flatbuffers", ("flatbuffers",), _flatbuffers),
     ("pycapnp", ("pycapnp",), _pycapnp),
     ("ujson", ("ujson",), _ujson),
@@ -649,7 +710,8 @@ REGISTRY = [
 
 # The JVM side's names for the formats both sides write (CrossLanguage FORMAT).
 CROSS_LANGUAGE = {"protobuf": "protobuf", "thrift-binary": "thrift_binary", "thrift-compact": "thrift_compact",
-                  "msgpack": "msgpack", "cbor": "cbor2", "avro": "fastavro", "flatbuffers": "flatbuffers"}
+                  "msgpack": "msgpack", "cbor": "cbor2", "avro": "fastavro", "flatbuffers": "flatbuffers",
+                  "fory-xlang": "pyfory_xlang", "fory-xlang-consistent": "pyfory_xlang_consistent"}
 
 
 def names(impl=None):

@@ -198,8 +198,20 @@ def _spread(top: ArmResult, bottom: ArmResult, way: Callable[[Sequence[float]], 
     return statistics.stdev(ratios) if len(ratios) >= 2 else None
 
 
-def spreads(path: Path) -> dict[tuple[str, str], dict[str, float]]:
+def _first(k: int) -> Callable[[Sequence[float]], float]:
+    return lambda measured: min(measured[:k])
+
+
+# "more samples per process" where the value is the fastest sample: the minimum of the first k of the
+# stored samples is what a process measuring k samples would have given
+FIRST = 5
+FIRST_WAYS: dict[str, Callable[[Sequence[float]], float]] = {f"min of {k}": _first(k) for k in range(1, FIRST + 1)}
+
+
+def spreads(path: Path, ways: dict[str, Callable[[Sequence[float]], float]] | None = None
+            ) -> dict[tuple[str, str], dict[str, float]]:
     """(experiment, "claims" or "comparisons") → way → median SD over the pairs, of the latest session."""
+    ways = WAYS if ways is None else ways
     analysis = analyze(open_store(path), None)
     pairs: dict[tuple[str, str], list[tuple[ArmResult, ArmResult]]] = {}
     for claim in analysis.claims:
@@ -215,11 +227,11 @@ def spreads(path: Path) -> dict[tuple[str, str], dict[str, float]]:
     out: dict[tuple[str, str], dict[str, float]] = {}
     for key, found in pairs.items():
         by_way = {}
-        for name, way in WAYS.items():
+        for name, way in ways.items():
             sds = [sd for top, bottom in found if (sd := _spread(top, bottom, way)) is not None]
             if sds:
                 by_way[name] = statistics.median(sds)
-        if len(by_way) == len(WAYS):
+        if len(by_way) == len(ways):
             out[key] = by_way
     return out
 
@@ -235,6 +247,11 @@ def values(paths: list[Path]) -> str:
     for (experiment, kind), rows in sorted(table.items()):
         smaller = sum(row["min"] < row["median"] for row in rows)
         lines.append(f"{experiment} | {kind} | {smaller} of {len(rows)}")
+    lines += ["", "database | experiment | pairs | median SD of the per-round log ratio with the minimum of the "
+              f"first 1 … {FIRST} measured samples per process (processes with fewer give their minimum)"]
+    for path in paths:
+        for (experiment, kind), by_way in sorted(spreads(path, FIRST_WAYS).items()):
+            lines.append(f"{path} | {experiment} | {kind} | " + " → ".join(f"{v:.3f}" for v in by_way.values()))
     return "\n".join(lines)
 
 

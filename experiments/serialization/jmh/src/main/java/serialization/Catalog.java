@@ -20,6 +20,7 @@ public final class Catalog {
                 new serialization.now.JacksonAfterburner(), new serialization.now.Gson(), new serialization.now.Fastjson2(),
                 new serialization.now.DslJson(), new serialization.now.MsgpackCore(), new serialization.now.Protostuff(),
                 new serialization.now.Kryo(), new serialization.now.KryoUnregistered(), new serialization.now.ForyCompatible(),
-                new serialization.now.ForySchemaConsistent(), new serialization.now.Avro(), new serialization.now.FlatBuffers());
+                new serialization.now.ForySchemaConsistent(), new serialization.now.ForyXlang(),
+                new serialization.now.ForyXlangConsistent(), new serialization.now.Avro(), new serialization.now.FlatBuffers());
     }
 }
