@@ -193,13 +193,15 @@ def test_two_coordinators_share_a_database_and_its_workers(pg_server, pg_url, tm
         two = _coordinator(pg_url, "--processes", "5", "--seed", "2", *LONG, log=second)
         _wait_for(pg_url, "SELECT DISTINCT a.session_id FROM process_runs p JOIN arms a ON a.id = p.arm_id",
                   lambda rows: len(rows) == 2, what="runs of both sessions")
-        held = _versus("run", "--resume", "1", "--db", pg_url, cwd=tmp_path)  # one coordinator a session at a time
-        assert one.poll() is None, "session 1 ended before a second coordinator could be refused"
+        # the two started at once: either may have made session 1, so the longer one is found by its plan
+        ((longer,),) = _rows(pg_url, "SELECT id FROM sessions WHERE (options::jsonb -> 'method' ->> 'processes') = '8'")
+        held = _versus("run", "--resume", str(longer), "--db", pg_url, cwd=tmp_path)  # one coordinator a session at a time
+        assert one.poll() is None, f"session {longer} ended before a second coordinator could be refused"
         docs = [_done(one, first), _done(two, second)]
     assert held.returncode == 3 and "is being run by another coordinator" in held.stderr, held.stderr
-    assert sorted(d["session"]["id"] for d in docs) == [1, 2]
-    for session, processes in ((1, 8), (2, 5)):
-        runs = _runs(pg_url, session)
+    assert sorted(d["session"]["id"] for d in docs) == [1, 2] and docs[0]["session"]["id"] == longer
+    for doc, processes in ((docs[0], 8), (docs[1], 5)):
+        runs = _runs(pg_url, doc["session"]["id"])
         assert len(runs) == 2 * processes and {s for _, _, s, _ in runs} == {"ok"}
 
 
