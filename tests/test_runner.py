@@ -98,7 +98,7 @@ def test_with_a_budget_rounds_go_on_until_the_claims_are_decided(db):
     store = Store(db)
     jobs, scheduler = setup(store, processes=2, budget=600, times={"fast": 10.0, "slow": 40.0})
     run_session(store, jobs, scheduler, FakeExecutor({"fast": 10.0, "slow": 40.0}, drift=0.3))
-    rounds = [len(store.done_rounds(j.arm_id)) for j in jobs]
+    rounds = [len(_rounds(store, j.arm_id)) for j in jobs]
     assert rounds[0] == rounds[1] and 3 <= rounds[0] <= 10  # paired: both arms, round for round
     assert scheduler.status.reason == "every comparison and claim is decided"
     assert scheduler.status.open_items == []
@@ -109,7 +109,7 @@ def test_a_spent_budget_stops_the_rounds(db):
     jobs, scheduler = setup(store, processes=2, budget=600)
     scheduler.budget = Budget(600, started=0.0, clock=lambda: 10_000.0)  # long past the deadline
     run_session(store, jobs, scheduler, FakeExecutor())
-    assert [len(store.done_rounds(j.arm_id)) for j in jobs] == [0, 0]
+    assert [len(_rounds(store, j.arm_id)) for j in jobs] == [0, 0]
     assert "budget" in scheduler.status.reason
 
 
