@@ -111,11 +111,13 @@ def plan_record(plan: Plan, options: Options, rule: Rule = CURRENT, sequential: 
     (rule.py): sequential where a budget lets the rounds go on while items are open, one look at the
     size measured where the number of processes is fixed before any data is seen (no budget), as pyperf
     and JMH judge a run. "settled" and "intersection_union" are kept for versus versions before the rule
-    was a value, which read them."""
+    was a value, which read them. "initial_rounds": the rounds every arm runs before the scheduler
+    chooses (one with a budget: `Scheduler.initial_of`), for the analyses that weigh a run's schedule."""
     rule = rule.replace(sequential=options.budget is not None if sequential is None else sequential)
     return {"methods": {k: m.model_dump() for k, m in plan.methods.items()}, "params": plan.params,
             "budget": options.budget, "notes": plan.notes, "settled": rule.settle,
-            "intersection_union": rule.intersection_union, "rule": rule.to_dict()}
+            "intersection_union": rule.intersection_union, "rule": rule.to_dict(),
+            "initial_rounds": 1 if options.budget is not None else None}
 
 
 def stored_experiments(session: dict[str, Any]) -> list[Experiment]:

@@ -76,7 +76,7 @@ def run_session(store: Store, jobs: list[Job], scheduler: Scheduler, executor: E
     progress = progress or QuietProgress()
     drivers: dict[str, Driver] = {}
     broken: dict[int, str] = {}
-    planned = sum(max(0, scheduler.start_of(i) - len(scheduler.done[i])) for i in range(len(jobs)))
+    planned = sum(max(0, scheduler.initial_of(i) - len(scheduler.done[i])) for i in range(len(jobs)))
     progress.start(planned + sum(len(d) for d in scheduler.done.values()), sum(len(d) for d in scheduler.done.values()),
                    scheduler.budget.seconds)
     pending: dict[int, int] = {}  # more warmup for these arms, from their next round on

@@ -4,12 +4,18 @@ within a time budget for the arms that an undecided comparison or claim still ne
 - A group is the set of arms that items compare (items.groups_of): usually one case of one
   experiment, or several cases that a claim links. A group's round runs each of its arms once, in a
   fresh random order, so the two arms of a ratio ran minutes apart at most, never a session apart.
-- First every arm gets its experiment's `processes` rounds (groups taking turns each round).
-- With a budget, rounds then continue for the open items, each round the two arms of one:
+- Without a budget every arm gets its experiment's `processes` rounds (groups taking turns each
+  round), a size fixed before any data is seen.
+- With a budget every group first runs one round, which tells each arm's cost; the rounds up to each
+  item's first look and past it are then sequential rounds, each the two arms of one open item:
   comparisons ≥ 2× from 1 first, then claims, then the other comparisons, items stuck on their
   threshold last, the cheapest decision first within each; they stop when everything is decided or
-  the budget is spent. The round also runs the other arm of up to MAX_PARTNERS open claims (or
-  comparisons ≥ 2×) that share an arm with the chosen one: one more process gives another a round.
+  the budget is spent. So an expensive arm whose claims cannot be decided in the budget does not
+  take the first rounds of the cheap ones (a make run that gave every arm its three rounds first
+  spent 19.4 of its 20.3 minutes of process time on them and decided 10 of 58 claims:
+  docs/results.md). A sequential round also runs the other arm of up to MAX_PARTNERS open claims
+  (or comparisons ≥ 2×) that share an arm with the chosen one: one more process gives another a
+  round.
 """
 from __future__ import annotations
 
@@ -90,7 +96,14 @@ class Scheduler:
                 self._pairs_of_claim.setdefault((item.experiment, item.claim.id), []).append(index)
 
     def start_of(self, arm: int) -> int:
+        """The rounds before an arm's items' first look: its experiment's `processes`."""
         return self.plan.methods[self.plan.arms[arm].experiment_name].processes
+
+    def initial_of(self, arm: int) -> int:
+        """The rounds an arm runs before the scheduler chooses: all of `start_of` without a budget;
+        with one, a single round (its cost), the rest when its items' turn comes (`_choose`)."""
+        start = self.start_of(arm)
+        return start if self.budget.seconds is None else min(1, start)
 
     def record_wall(self, arm: int, wall_ns: int) -> None:
         self.wall.setdefault(arm, []).append(wall_ns)
@@ -104,17 +117,18 @@ class Scheduler:
 
     # the experiments' own sizing --------------------------------------------------------------
     def _initial(self) -> Iterator[Batch]:
-        rounds = max(self.start_of(a) for a in range(len(self.plan.arms)))
+        rounds = max((self.initial_of(a) for a in range(len(self.plan.arms))), default=0)
         order = list(range(len(self.plan.groups)))
         for round_ in range(rounds):
             self.random.shuffle(order)
             for group in order:
-                arms = [a for a in self.plan.groups[group] if round_ < self.start_of(a) and round_ not in self.done[a]]
+                arms = [a for a in self.plan.groups[group] if round_ < self.initial_of(a) and round_ not in self.done[a]]
                 if not arms:
                     continue
                 if self.budget.left() < (self._round_cost(set(arms)) if self.wall else 0):
+                    # a cheaper group may still fit
                     self.status.reason = "the budget ran out before every arm had its processes"
-                    return
+                    continue
                 self.random.shuffle(arms)
                 yield Batch(round_, arms, group)
 
@@ -189,11 +203,12 @@ class Scheduler:
         costs: dict[int, tuple[float, int, bool]] = {}  # item → (seconds to decide, step, stuck)
         for index in self.status.open_items:
             item, decision = self.plan.items[index], decisions[index]
-            if set(item.arms) & self.broken or extra.get(index, 0) >= self.max_extra_rounds:
+            if set(item.arms) & self.broken or extra.get(index, 0) >= self._cap(index):
                 continue
             have = decision.n
-            # too few rounds for a look yet (failed runs, a resumed session): the first look is the target
-            first = self.rule.first_look
+            # too few rounds for a look yet (a budgeted run's first round, failed runs, a resumed
+            # session): the item's first look is the target
+            first = max(self.rule.first_look, self.start_of(item.numerator))
             target = decision.rounds_needed or (first if have < first else None)
             rounds = max(1, (target - have) if target else self._to_next_look(item, have))
             seconds = rounds * self._round_cost(set(item.arms))
@@ -201,7 +216,7 @@ class Scheduler:
             if seconds > left and not stuck:
                 continue
             # never past the item's cap of sequential rounds, even to reach its next look
-            step = min(rounds, self._to_next_look(item, have), self.max_extra_rounds - extra.get(index, 0))
+            step = min(rounds, self._to_next_look(item, have), self._cap(index) - extra.get(index, 0))
             costs[index] = (seconds, max(1, step), stuck)
         ranks = self._claim_ranks(decisions, costs, left)
         best: tuple[tuple[int, float, float], int] | None = None
@@ -228,7 +243,7 @@ class Scheduler:
         partners = self._partners(index, decisions, costs, ranks, rounds, left)
         for partner in partners:
             arms |= set(self.plan.items[partner].arms)
-            rounds = min(rounds, self.max_extra_rounds - extra.get(partner, 0))
+            rounds = min(rounds, self._cap(partner) - extra.get(partner, 0))
         return Choice(index, self._group_of[self.plan.items[index].numerator], arms, rounds, partners)
 
     def _partners(self, index: int, decisions: dict[int, stats.Decision], costs: dict[int, tuple[float, int, bool]],
@@ -272,7 +287,7 @@ class Scheduler:
             open_ = [i for i in members if not decisions[i].decided]
             outside = [i for i in open_ if i in costs and not costs[i][2]
                        and (judge.heads_outside(self.plan.items[i], decisions[i])
-                            or decisions[i].n < self.rule.first_look)]
+                            or decisions[i].n < max(self.rule.first_look, self.start_of(self.plan.items[i].numerator)))]
             if outside:
                 cheapest = min(outside, key=lambda i: costs[i][0])
                 ranks[cheapest] = (1, costs[cheapest][0])
@@ -283,6 +298,12 @@ class Scheduler:
             if total <= left:
                 ranks.update({i: (1, total) for i in open_})
         return ranks
+
+    def _cap(self, index: int) -> int:
+        """Sequential rounds an item may have: `max_extra_rounds` past its experiment's processes, and
+        with a budget also the rounds up to them that the first phase left to this one."""
+        arm = self.plan.items[index].numerator
+        return self.max_extra_rounds + self.start_of(arm) - self.initial_of(arm)
 
     def _to_next_look(self, item: Item, have: int) -> int:
         for n in self.rule.looks_from(self.start_of(item.numerator)):

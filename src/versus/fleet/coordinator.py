@@ -118,10 +118,10 @@ class Coordinator:
 
     def _next_round(self, group: int) -> int:
         """A new round for arms handed out again: after every round of the group so far, and after the
-        rounds the scheduler's first phase numbers itself (0 to `processes` − 1), which it may not have
+        rounds the scheduler's first phase numbers itself (0 to `initial_of` − 1), which it may not have
         handed out yet."""
         members = self.scheduler.plan.groups[group]
-        first = max(self.scheduler.start_of(a) for a in members)
+        first = max(self.scheduler.initial_of(a) for a in members)
         return max(first, 1 + max((r for a in members for r in self.scheduler.done[a]), default=-1))
 
     def _hand_out(self, batch: Batch) -> int:

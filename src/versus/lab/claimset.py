@@ -4,8 +4,8 @@ cost would take them (`versus lab oracle`, `versus lab feasibility`).
 A claim does not hold as soon as one of its pairs does not, so a claim with a pair whose estimate lies
 outside its bound needs only that pair's rounds (the cheapest such pair); otherwise it holds only if
 every pair holds, and needs every pair's rounds. Arms shared between pairs (and between claims) run
-once: a round of an arm serves every pair it is in. Every arm's first rounds (its experiment's
-`processes`) are run anyway and count for all.
+once: a round of an arm serves every pair it is in. What the run's design spends before it chooses
+(`ran`: every arm's first round with a budget) is run anyway and counts for all.
 """
 from __future__ import annotations
 

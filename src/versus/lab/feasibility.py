@@ -32,7 +32,7 @@ from ..items import Item, items_of
 from ..rule import CURRENT, Rule, with_overrides
 from ..verdict import Verdict
 from . import claimset
-from .stored import open_store, pair_rounds, start_of
+from .stored import initial_of, open_store, pair_rounds, start_of
 
 SHARE = 0.9  # the target: 90% of the claims decided
 # The pooled truth and spread: Wilcox's usual 20% trim whatever the rule's (its trims are those of its
@@ -82,7 +82,7 @@ def collect(paths: list[Path], rule: Rule) -> tuple[dict[tuple[str, str], Pooled
         analysis = analyze(open_store(path), None, rule)
         plan = analysis.session.get("plan") or {}
         spent.append(sum(p.wall_ns / 1e9 for a in analysis.arms for p in a.processes))
-        initial.append(sum(start_of(plan, a.id.experiment, rule) * statistics.median(p.wall_ns / 1e9 for p in a.processes)
+        initial.append(sum(initial_of(plan, a.id.experiment, rule) * statistics.median(p.wall_ns / 1e9 for p in a.processes)
                            for a in analysis.arms if a.processes))
         shares = judge.Shares.of(items_of(analysis.arms, analysis.experiments), rule)
         for claim in analysis.claims:

@@ -29,7 +29,7 @@ from ..items import items_of
 from ..rule import Rule
 from ..verdict import Verdict
 from . import claimset
-from .stored import open_store, pair_rounds, round_seconds, session_rule, start_of
+from .stored import initial_of, open_store, pair_rounds, round_seconds, session_rule, start_of
 
 TARGET_SHARE = 0.9  # the target: 90% of the claims the oracle decides
 TARGET_RATIO = 1.5  # and rounds to a decision at most 1.5× the oracle's on average
@@ -126,12 +126,14 @@ def oracle(path: Path, session: int | None, changes: list[str]) -> Oracle:
     walls = sum(r.wall_ns for r in runs) / 1e9
     end = max((r.started + r.wall_ns / 1e9 for r in runs), default=float(stored["created"]))
     setup = max(0.0, end - float(stored["created"]) - walls)
-    index_of = {arm.row_id: arm for arm in analysis.arms}
-    first = sum(r.wall_ns / 1e9 for r in runs
-                if r.round < start_of(plan, index_of[r.arm_id].id.experiment, rule))
+    # what the run's design spends before it chooses (every arm's first round, or before the scheduler
+    # chose, all its processes), at what it really cost; an arm that did not get all of them owes the rest
+    initial = {arm.row_id: initial_of(plan, arm.id.experiment, rule) for arm in analysis.arms}
+    first = sum(r.wall_ns / 1e9 for r in runs if r.round < initial[r.arm_id])
     pairs = _pairs(analysis, rule)
     seconds = {arm.key: round_seconds(arm) for arm in analysis.arms}
-    ran = {arm.key: float(start_of(plan, arm.id.experiment, rule)) for arm in analysis.arms}
+    ran = {arm.key: float(min(initial[arm.row_id], sum(1 for p in arm.processes if p.round < initial[arm.row_id])))
+           for arm in analysis.arms}
     claims: dict[str, list[claimset.Need]] = {}
     for pair in pairs:
         claims.setdefault(pair.claim, []).append(pair.need)

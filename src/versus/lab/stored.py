@@ -114,6 +114,15 @@ def start_of(plan: Mapping[str, Any], experiment: str, rule: Rule) -> int:
     return int(method.get("processes", rule.first_look)) if isinstance(method, dict) else rule.first_look
 
 
+def initial_of(plan: Mapping[str, Any], experiment: str, rule: Rule) -> int:
+    """The rounds every arm of an experiment ran before the scheduler chose (`Scheduler.initial_of`):
+    one in a budgeted session that stored "initial_rounds"; all of `start_of` in one without a budget
+    and in sessions stored before the scheduler took the first looks cheapest first."""
+    start = start_of(plan, experiment, rule)
+    initial = plan.get("initial_rounds")
+    return min(start, int(initial)) if isinstance(initial, int) and initial > 0 else start
+
+
 def round_seconds(arm: ArmResult) -> float:
     """What one more round of an arm costs: the median wall time of its processes, in seconds."""
     walls = [p.wall_ns / 1e9 for p in arm.processes]
