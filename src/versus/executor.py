@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
 
+from .contention import Contention, read_counters
+
 LOG_TAIL_LINES = 40
 LOG_BYTES = 4 << 20  # non-protocol output kept in memory per process
 PROTOCOL_BYTES = 64 << 20  # `@versus` lines kept per process; beyond this the run fails
@@ -39,6 +41,7 @@ class Completed:
     timed_out: bool = False
     leftovers: list[str] = field(default_factory=list)  # processes it left behind, stopped by the harness
     overflow: str = ""  # why output was dropped, when it was
+    contention: Contention | None = None  # what else the machine did meanwhile (contention.py)
 
 
 class Spawned(Protocol):
@@ -252,6 +255,7 @@ class SubprocessExecutor:
         start = time.perf_counter_ns()
         before = children()  # a library user's own children are not this process's leftovers
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            counters = read_counters()
             try:
                 process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env, cwd=cwd,
                                            start_new_session=True, preexec_fn=_die_with_parent)
@@ -270,10 +274,11 @@ class SubprocessExecutor:
                 stop_leftovers(process.pid, self._live() | before)
                 raise
             wall = time.perf_counter_ns() - start
+            contention = read_counters().since(counters)
             left = stop_leftovers(process.pid, self._live() | before)
             stdout, overflow = read_output(out)
             return Completed(None if timed_out else process.returncode, stdout, _tail(err), wall, timed_out,
-                             [] if timed_out else left, overflow)
+                             [] if timed_out else left, overflow, contention)
 
     def spawn(self, argv: list[str], env: dict[str, str], cwd: Path | None = None) -> Spawned:
         before = children()

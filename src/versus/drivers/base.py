@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
+from ..contention import Contention
 from ..definitions import Arm, Method
 from ..errors import ExperimentError
 from ..executor import Completed, Executor, log_tail
@@ -29,6 +30,7 @@ class ProcessRun:
     wall_ns: int = 0
     exit_code: int | None = None
     started: float = 0.0  # when it started (time.time()), for imports; the store stamps new runs itself
+    contention: Contention | None = None  # what else the machine did meanwhile (contention.py)
 
     @property
     def inner(self) -> int:
@@ -160,4 +162,5 @@ def finish(run: ProcessRun, completed: Completed) -> ProcessRun:
     run.log_tail = log_tail(completed)
     run.wall_ns = completed.wall_ns
     run.exit_code = completed.exit_code
+    run.contention = completed.contention
     return run

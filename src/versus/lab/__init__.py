@@ -1,7 +1,7 @@
 """`versus lab …`: the analyses that justify the method, as subcommands over the stored format (as
 pyperf's `stats`, `check` and `compare_to` are): a session's noise, the per-process value, what
 deciding the claims would take, a fixed-size oracle, claims tables and verdicts across runs, the
-noise model's calibration, the machine's slow spells and the harness's own cost.
+noise model's calibration, the machine's slow spells, what contention explains, and the harness's own cost.
 
 This module only declares the subcommands; each analysis lives in its own module of this package and
 is imported when it runs, so that `versus --help` stays quick.
@@ -78,6 +78,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     spells = commands.add_parser("spells", help="the machine's slow spells, one CPU loop pinned to each CPU")
     spells.add_argument("seconds", type=float, nargs="?", default=20.0, metavar="SECONDS", help="default 20")
 
+    contention = commands.add_parser("contention", help="whether what else the machine did while a process ran "
+                                     "(preemptions, CPU pressure, steal) explains the rounds' residuals")
+    contention.add_argument("dbs", type=Path, nargs="+", metavar="DB", help="databases (their latest sessions)")
+
     overhead = commands.add_parser("overhead", help="the time the harness adds to a process run")
     overhead.add_argument("count", type=int, nargs="?", default=100, metavar="N", help="interleaved pairs (default 100)")
     overhead.add_argument("--experiment", type=Path, default=None, metavar="PATH",
@@ -127,6 +131,9 @@ def _analysis(args: argparse.Namespace) -> str:
         from .feasibility import feasibility
         return feasibility(args.dbs, args.rule, None if args.uncorrected else
                            (1.0 if args.alpha_times is None else args.alpha_times))
+    if args.lab == "contention":
+        from .contention import contention
+        return contention(args.dbs)
     if args.lab == "oracle":
         from .oracle import oracle, render
         return render(oracle(args.db, args.session, args.rule))

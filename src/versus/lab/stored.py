@@ -56,6 +56,7 @@ class Rounds:
     scale: str  # "log" or "linear"
     spent: int = 0  # looks taken on rounds left out (judge.settled)
     left_out: int = 0
+    indices: tuple[int, ...] = ()  # the round of each unit
 
     @property
     def exact(self) -> bool:
@@ -73,8 +74,8 @@ def rounds(top: Values, bottom: Values | None, start: int, rule: Rule) -> Rounds
         kept, spent = judge.settled([{r: top[r][1] for r in every}], start, rule) if settle else (every, 0)
         values = [top[r][0] for r in kept]
         if values and all(v > 0 for v in values):
-            return Rounds(tuple(math.log(v) for v in values), "log", spent, len(every) - len(kept))
-        return Rounds(tuple(values), "linear", spent, len(every) - len(kept))
+            return Rounds(tuple(math.log(v) for v in values), "log", spent, len(every) - len(kept), tuple(kept))
+        return Rounds(tuple(values), "linear", spent, len(every) - len(kept), tuple(kept))
     if any(v <= 0 for v, _ in [*top.values(), *bottom.values()]):
         return None
     every = sorted(set(top) | set(bottom))
@@ -86,7 +87,7 @@ def rounds(top: Values, bottom: Values | None, start: int, rule: Rule) -> Rounds
     both = set(top) & set(bottom)
     matched = sorted(both & set(kept))
     units = judge.log_ratios({r: top[r][0] for r in matched}, {r: bottom[r][0] for r in matched}, matched)
-    return Rounds(tuple(units), "log", spent, len(both) - len(matched))
+    return Rounds(tuple(units), "log", spent, len(both) - len(matched), tuple(matched))
 
 
 def process_values(processes: Iterable[ProcessFacts], metric: str = "") -> Values:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..contention import Contention
 from ..errors import StoreError
 from .postgres import PostgresBackend, is_url
 from .schema import SCHEMA_VERSION
@@ -72,6 +73,8 @@ class RunRecord(Protocol):
     @property
     def exit_code(self) -> int | None: ...
     @property
+    def contention(self) -> Contention | None: ...
+    @property
     def started(self) -> float: ...
 
 
@@ -92,6 +95,7 @@ class StoredRun:
     checks: list[tuple[str, str, bool]] | None = None
     host: str = ""  # the host that ran it ('' for runs stored before hosts were: the session's own)
     leg: int = 0  # the leg of its session that ran it (0 before legs were)
+    contention: Contention | None = None  # what else the machine did meanwhile (None: not recorded)
 
 
 @dataclass(frozen=True)
@@ -375,10 +379,11 @@ class Store:
         when = started if started is not None else (run.started or time.time())
         run_id = self.backend.insert(
             "INSERT INTO process_runs (arm_id, round, started, status, reason, exit_code, wall_ns, hello, log_tail,"
-            " host, leg) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " host, leg, contention) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             + (" ON CONFLICT (arm_id, round) DO NOTHING" if on_conflict else "") + " RETURNING id",
             (arm_id, round_, when, run.status, text(run.reason), run.exit_code, min(run.wall_ns, (1 << 63) - 1),
-             _json(dict(run.hello)), text(run.log_tail), host, leg))
+             _json(dict(run.hello)), text(run.log_tail), host, leg,
+             run.contention.to_json() if run.contention is not None else ""))
         if run_id is None:
             return None
         self.backend.executemany("INSERT INTO samples (process_run_id, idx, warmup, ns, \"inner\") VALUES (?, ?, ?, ?, ?)",
@@ -397,7 +402,8 @@ class Store:
         """The session's process runs in the order they were stored; `only` these ids, if given."""
         q = self.backend.query
         rows = q("SELECT p.id, p.arm_id, p.round, p.status, p.reason, p.log_tail, p.hello, p.wall_ns, p.started,"
-                 " p.exit_code, p.host, p.leg FROM process_runs p JOIN arms a ON a.id = p.arm_id WHERE a.session_id = ?"
+                 " p.exit_code, p.host, p.leg, p.contention FROM process_runs p JOIN arms a ON a.id = p.arm_id"
+                 " WHERE a.session_id = ?"
                  " ORDER BY p.id", (session_id,))
         if only is not None:
             rows = [r for r in rows if r[0] in only]
@@ -427,8 +433,9 @@ class Store:
                 " ORDER BY c.process_run_id, c.idx", (session_id,)):
             checks.setdefault(run_id, []).append((value, expected, bool(ok)))
         return [StoredRun(rid, arm_id, rnd, status, reason, tail, _loads(hello), samples.get(rid, []),
-                          metrics.get(rid, []), wall, started, exit_code, checks.get(rid, []), host, leg)
-                for rid, arm_id, rnd, status, reason, tail, hello, wall, started, exit_code, host, leg in rows]
+                          metrics.get(rid, []), wall, started, exit_code, checks.get(rid, []), host, leg,
+                          Contention.from_json(contention))
+                for rid, arm_id, rnd, status, reason, tail, hello, wall, started, exit_code, host, leg, contention in rows]
 
     def history(self, keys: list[tuple[str, str, str, str]]) -> dict[tuple[str, str, str, str], list[int]]:
         """Wall times (ns) of earlier successful process runs of arms with these (experiment, case,

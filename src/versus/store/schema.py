@@ -106,6 +106,8 @@ MIGRATIONS: list[str | Migration] = [
     CREATE INDEX work_by_state ON work(state, session_id);
     CREATE INDEX runs_by_leg ON process_runs(leg);
     """,
+    # 6: what else the machine did while a process ran (contention.py), as JSON; '' before it was.
+    "ALTER TABLE process_runs ADD COLUMN contention TEXT NOT NULL DEFAULT '';",
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

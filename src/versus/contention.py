@@ -1,0 +1,97 @@
+"""What else the machine did while a process ran: a per-process contention covariate.
+
+The harness reads counters just before it starts a process and just after it reaps it, never while
+the process runs (a probe on the measured cores would be contention itself):
+
+- `cpu_ns` and `preempted`: the process's CPU time (user + system) and its involuntary context
+  switches, from the rusage of reaped children (`getrusage(RUSAGE_CHILDREN)`; a process's reaped
+  descendants count with it);
+- `pressure_us`: the time some runnable task waited for a CPU, machine-wide (PSI, the "some" line of
+  `/proc/pressure/cpu`), a neighbour's load seen from inside a VM;
+- `steal_ns`: the time the hypervisor gave this VM's CPUs to someone else (`/proc/stat`).
+
+`versus lab contention` asks whether these explain the stored rounds' residuals; docs/method.md says
+what became of it. A counter the kernel does not offer is left out (-1), never guessed.
+"""
+from __future__ import annotations
+
+import json
+import os
+import resource
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+PRESSURE = Path("/proc/pressure/cpu")
+STAT = Path("/proc/stat")
+_TICK_NS = 1_000_000_000 // (os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100)
+
+
+@dataclass(frozen=True)
+class Contention:
+    """Counters over one process's life (deltas from `since`); -1 where the machine does not offer one."""
+
+    cpu_ns: int
+    preempted: int
+    pressure_us: int
+    steal_ns: int
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> Contention | None:
+        """A stored value; None for runs stored before it was recorded, or a value that is not one."""
+        try:
+            raw = json.loads(text) if text else None
+        except ValueError:
+            return None
+        if not isinstance(raw, dict):
+            return None
+        values = {f.name: raw.get(f.name) for f in fields(cls)}
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in values.values()):
+            return None
+        return cls(**values)  # type: ignore[arg-type]
+
+    def pressure_share(self, wall_ns: int) -> float | None:
+        """The share of the process's wall time that some task waited for a CPU."""
+        return self.pressure_us * 1000 / wall_ns if self.pressure_us >= 0 and wall_ns > 0 else None
+
+    def preempted_per_cpu_s(self) -> float | None:
+        return self.preempted / (self.cpu_ns / 1e9) if self.preempted >= 0 and self.cpu_ns > 0 else None
+
+    def since(self, before: Contention) -> Contention:
+        """The deltas from `before` to these counters (both read by `read_counters`)."""
+        def delta(now: int, then: int) -> int:
+            return now - then if now >= 0 and then >= 0 else -1
+        return Contention(delta(self.cpu_ns, before.cpu_ns), delta(self.preempted, before.preempted),
+                          delta(self.pressure_us, before.pressure_us), delta(self.steal_ns, before.steal_ns))
+
+
+def read_counters() -> Contention:
+    """The counters as they stand (not deltas): reaped children's CPU time and involuntary switches,
+    PSI's waiting time, steal time."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return Contention(round((usage.ru_utime + usage.ru_stime) * 1e9), int(usage.ru_nivcsw), _pressure_us(), _steal_ns())
+
+
+def _pressure_us() -> int:
+    try:
+        for line in PRESSURE.read_text().splitlines():
+            if line.startswith("some "):
+                total = dict(part.split("=", 1) for part in line.split()[1:] if "=" in part).get("total", "")
+                return int(total) if total.isdigit() else -1
+    except (OSError, ValueError):
+        pass
+    return -1
+
+
+def _steal_ns() -> int:
+    try:
+        with STAT.open() as stat:
+            first = stat.readline().split()
+    except OSError:
+        return -1
+    # cpu user nice system idle iowait irq softirq steal ...
+    if len(first) > 8 and first[0] == "cpu" and first[8].isdigit():
+        return int(first[8]) * _TICK_NS
+    return -1
