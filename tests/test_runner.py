@@ -488,3 +488,40 @@ def test_open_claims_that_share_an_arm_run_in_the_same_rounds(tmp_path, db):
     decisions[claim("slower-than-fast")] = Decision("inconclusive", Interval(2.0, 1.0, 4.0), 0.99, 3, True)
     choice = scheduler._choose(decisions, {})
     assert choice is not None and choice.partners == [] and len(choice.arms) == 2
+
+
+class MetricOfModeA(FakeExecutor):
+    """Only mode=a reports the metric `share`; mode=b never does (a mode without short strings)."""
+
+    def execute(self, argv, env, timeout, cwd=None):  # noqa: ANN001, ANN201
+        completed = super().execute(argv, env, timeout, cwd)
+        if env.get("VERSUS_PARAM_MODE") != "a":
+            return completed
+        metric = '@versus {"type":"metric","name":"share","value":0.9}\n'
+        return Completed(completed.exit_code, completed.stdout.replace('@versus {"type":"end"}',
+                                                                       metric + '@versus {"type":"end"}'),
+                         completed.stderr, completed.wall_ns)
+
+
+def test_a_claim_whose_arm_never_reports_its_metric_takes_no_rounds(tmp_path, db):
+    """users-65 applies to every strings write arm, and one mode reports no short_fraction: its pair
+    was "not applicable" with 0 rounds, taken for one 3 rounds short of its first look, and a make
+    run ran that arm alone 205 times."""
+    folder = tmp_path / "metric"
+    folder.mkdir()
+    (folder / "work.py").write_text((FIXTURES / "claims" / "work.py").read_text())
+    toml = (FIXTURES / "claims" / "experiment.toml").read_text()
+    toml = toml.replace("[programs]", '[params]\nmode = ["a", "b"]\n\n[programs]')
+    toml += ('\n[[claims]]\nid = "share"\nstatement = "every mode keeps a share ≥ 0.5"\nsource = "the test"\n'
+             'metric = "share"\nnumerator = { case = "slow", runtime = "cpython" }\nmin = 0.5\n')
+    (folder / "experiment.toml").write_text(toml)
+    store = Store(db)
+    plan = make_plan([load(folder)], None, None, False, {"processes": 3, "inner": 100})
+    session = store.new_session(5, [], {}, {})
+    method = plan.methods["claims"]
+    jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method.model_dump())), method, 0)
+            for i, arm in enumerate(plan.arms)]
+    scheduler = Scheduler(plan, {}, 11, Budget(600.0))
+    run_session(store, jobs, scheduler, MetricOfModeA({"fast": 10.0, "slow": 40.0}))
+    b = next(i for i, arm in enumerate(plan.arms) if arm.case.name == "slow" and dict(arm.params).get("mode") == "b")
+    assert len(_rounds(store, jobs[b].arm_id)) <= 12, "mode=b ran on for a claim that cannot apply to it"

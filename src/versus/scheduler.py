@@ -140,7 +140,7 @@ class Scheduler:
             decision = judge.judge(item, self.observations, self.shares.alpha_of(item), self.start_of(item.numerator),
                                    self.rule, pairs=self.shares.pairs(item))
             decisions.append((index, decision))
-        self.status.open_items = [i for i, d in decisions if not d.decided]
+        self.status.open_items = [i for i, d in decisions if _open(d)]
         self.status.open_claims = self._claims_open(dict(decisions))
         return decisions
 
@@ -209,6 +209,8 @@ class Scheduler:
             # too few rounds for a look yet (a budgeted run's first round, failed runs, a resumed
             # session): the item's first look is the target
             first = max(self.rule.first_look, self.start_of(item.numerator))
+            if have == 0 and extra.get(index, 0) >= first:
+                continue  # it had its rounds and none of them counts for it: more would not either
             target = decision.rounds_needed or (first if have < first else None)
             rounds = max(1, (target - have) if target else self._to_next_look(item, have))
             seconds = rounds * self._round_cost(set(item.arms))
@@ -284,7 +286,7 @@ class Scheduler:
         for members in self._pairs_of_claim.values():
             if judge.claim_verdict({decisions[i].verdict for i in members}) != Verdict.INCONCLUSIVE:
                 continue
-            open_ = [i for i in members if not decisions[i].decided]
+            open_ = [i for i in members if _open(decisions[i])]
             outside = [i for i in open_ if i in costs and not costs[i][2]
                        and (judge.heads_outside(self.plan.items[i], decisions[i])
                             or decisions[i].n < max(self.rule.first_look, self.start_of(self.plan.items[i].numerator)))]
@@ -310,6 +312,13 @@ class Scheduler:
             if n > have:
                 return n - have
         return 1
+
+
+def _open(decision: stats.Decision) -> bool:
+    """Whether more rounds could decide an item: not where it is decided, nor where an arm of it ran
+    and never reports the claim's metric (not applicable: a make run ran such an arm 205 times alone,
+    each round "3 short of its first look")."""
+    return not decision.decided and decision.verdict != Verdict.NOT_APPLICABLE
 
 
 def _large(item: Item, decision: stats.Decision) -> bool:
