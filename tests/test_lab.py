@@ -211,6 +211,23 @@ def test_the_oracle_n_of_each_pair_is_the_least_rounds_a_fixed_size_test_needs(t
     assert estimate == pytest.approx(math.exp(truths()["a"][0]), rel=1e-3)
 
 
+def test_a_pair_this_run_barely_looked_at_takes_its_truth_from_other_runs(tmp_path, capsys):
+    """A budgeted run looks only where it chooses: a pair of 2 rounds has no truth of its own, and the
+    oracle neither credited nor blamed the run for its claim until other runs could say."""
+    oracle_session(tmp_path / "full.db")
+    raw = experiment("lab", list("abcdefg"), [claim("a-2x", "a", "b", 2), claim("f-2x", "f", "g", 2)])
+    build(tmp_path / "short.db", raw, {("a", OLD): ratio_runs(alternating(2.5, 0.1, 12), 2.0), ("b", OLD): flat(12, 1.0),
+                                       ("f", OLD): ratio_runs(alternating(2.5, 0.1, 2), 1.0), ("g", OLD): flat(2, 1.0)},
+          budget=BUDGET, setup=SETUP)
+    code, alone, _ = run_lab(capsys, "oracle", str(tmp_path / "short.db"))
+    assert code == 0 and "2 rounds analysed: too few for a truth" in alone
+    assert "1 claims have a pair with too few rounds here for a truth" in alone
+    code, out, _ = run_lab(capsys, "oracle", str(tmp_path / "short.db"), "--truth", str(tmp_path / "full.db"))
+    row = next(line.split(" | ") for line in out.splitlines() if line.startswith("lab f-2x | "))
+    assert code == 0 and row[5].isdigit() and "(truth from --truth runs (6 rounds))" in row[6]
+    assert "too few rounds here for a truth" not in out
+
+
 def test_without_the_floor_the_oracle_needs_fewer_rounds(tmp_path, capsys):
     oracle_session(tmp_path / "o.db")
     ns = expected_ns(floor=0.0)

@@ -56,6 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                  "could decide within a run's budget, and how many the run decided")
     oracle.add_argument("db", type=Path, metavar="DB")
     oracle.add_argument("session", type=int, nargs="?", metavar="SESSION", help="default: the latest")
+    oracle.add_argument("--truth", type=Path, action="append", default=[], metavar="DB",
+                        help="other runs' databases: their pooled rounds are the truth of a pair this run has too few "
+                        "rounds of (repeatable)")
     rule_option(oracle, "the session's own rule")
 
     claims = commands.add_parser("claims", help="a report's claims as the Markdown tables of docs/results.md")
@@ -136,7 +139,7 @@ def _analysis(args: argparse.Namespace) -> str:
         return contention(args.dbs)
     if args.lab == "oracle":
         from .oracle import oracle, render
-        return render(oracle(args.db, args.session, args.rule))
+        return render(oracle(args.db, args.session, args.rule, args.truth))
     if args.lab == "claims":
         from .claims import claims
         return claims(args.report, args.experiments, args.counts)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +30,8 @@ from ..items import items_of
 from ..rule import Rule
 from ..verdict import Verdict
 from . import claimset
-from .stored import initial_of, open_store, pair_rounds, round_seconds, session_rule, start_of
+from .feasibility import Pooled, collect
+from .stored import Rounds, initial_of, open_store, pair_rounds, round_seconds, session_rule, start_of
 
 TARGET_SHARE = 0.9  # the issue's target: 90% of the claims the oracle decides
 TARGET_RATIO = 1.5  # and rounds to a decision at most 1.5× the oracle's on average
@@ -77,7 +79,8 @@ class Pair:
     n: int | None  # the oracle's rounds; None: no fixed-size test decides it
     outside: bool  # the estimate lies outside the claim's bound
     decision: stats.Decision
-    note: str = ""
+    note: str = ""  # why it has no truth
+    truth: str = ""  # where its truth came from, when not from this run
 
     @property
     def need(self) -> claimset.Need:
@@ -110,7 +113,11 @@ class Oracle:
         return [(p, p.decision.n / p.n if p.n else None) for p in self.pairs if p.decision.decided]
 
 
-def oracle(path: Path, session: int | None, changes: list[str]) -> Oracle:
+def oracle(path: Path, session: int | None, changes: list[str], truths: list[Path] | None = None) -> Oracle:
+    """`truths`: other runs' databases, whose pooled rounds stand in for a pair's truth and an arm's
+    cost where this run has too few rounds of it (a budgeted run looks only where it chooses to)."""
+    for other in truths or []:
+        open_store(other)  # every database is there before any is analysed
     store = open_store(path)
     stored = store.session(session)
     plan = stored.get("plan") or {}
@@ -130,8 +137,13 @@ def oracle(path: Path, session: int | None, changes: list[str]) -> Oracle:
     # chose, all its processes), at what it really cost; an arm that did not get all of them owes the rest
     initial = {arm.row_id: initial_of(plan, arm.id.experiment, rule) for arm in analysis.arms}
     first = sum(r.wall_ns / 1e9 for r in runs if r.round < initial[r.arm_id])
-    pairs = _pairs(analysis, rule)
-    seconds = {arm.key: round_seconds(arm) for arm in analysis.arms}
+    pooled: dict[tuple[str, str], Pooled] = {}
+    elsewhere: dict[str, list[float]] = {}  # each arm's wall times in the --truth runs
+    if truths:
+        pooled, elsewhere, _, _ = collect(truths, rule)
+    pairs = _pairs(analysis, rule, pooled)
+    seconds = {arm.key: round_seconds(arm) if arm.processes or arm.key not in elsewhere
+               else statistics.median(elsewhere[arm.key]) for arm in analysis.arms}
     ran = {arm.key: float(min(initial[arm.row_id], sum(1 for p in arm.processes if p.round < initial[arm.row_id])))
            for arm in analysis.arms}
     claims: dict[str, list[claimset.Need]] = {}
@@ -148,7 +160,7 @@ def oracle(path: Path, session: int | None, changes: list[str]) -> Oracle:
     return Oracle(int(stored["id"]), rule, float(plan["budget"]), setup, first, pairs, order, chosen, verdicts)
 
 
-def _pairs(analysis: Analysis, rule: Rule) -> list[Pair]:
+def _pairs(analysis: Analysis, rule: Rule, pooled: Mapping[tuple[str, str], Pooled]) -> list[Pair]:
     plan = analysis.session.get("plan") or {}
     shares = judge.Shares.of(items_of(analysis.arms, analysis.experiments), rule)
     out = []
@@ -159,20 +171,28 @@ def _pairs(analysis: Analysis, rule: Rule) -> list[Pair]:
             label = " ÷ ".join(arms)
             name = f"{claim.experiment} {claim.claim.id}"
             found = pair_rounds(judged, start_of(plan, item.experiment, rule), rule)
+            other = pooled.get((name, label))
+            truth = ""
             if found is None or len(found.units) < rule.first_look and not (found.exact and len(found.units) >= 2):
-                note = "no ratio (a value ≤ 0)" if found is None else \
-                    f"{len(found.units)} round{'s' if len(found.units) != 1 else ''} analysed: too few for a truth"
-                out.append(Pair(name, label, arms, 0 if found is None else len(found.units), None, 0.0, None, False,
-                                judged.decision, note))
-                continue
+                if other is not None and len(other.units) >= rule.first_look:
+                    found = Rounds(tuple(other.units), other.scale)
+                    truth = f"truth from --truth runs ({len(other.units)} rounds)"
+                else:
+                    note = "no ratio (a value ≤ 0)" if found is None else \
+                        f"{len(found.units)} round{'s' if len(found.units) != 1 else ''} analysed: too few for a truth"
+                    out.append(Pair(name, label, arms, 0 if found is None else len(found.units), None, 0.0, None, False,
+                                    judged.decision, note))
+                    continue
             location = stats.trimmed_location(found.units, rule=rule)
             spread = 0.0 if found.exact else location.unit_sd
+            if truth and other is not None and not found.exact and len(other.residuals) > 2:
+                spread = stats.trimmed_location(other.residuals, rule=rule).unit_sd  # within a session
             criterion = judge.criterion_of(item, found.scale, shares.pairs(item), rule.delta)
             n = fixed_size_rounds(location.center, spread, criterion, shares.alpha_of(item), rule, found.scale,
                                   found.exact)
             estimate = math.exp(location.center) if found.scale == "log" else location.center
             outside = criterion.verdict(location.center, location.center) == Verdict.DOES_NOT_HOLD
-            out.append(Pair(name, label, arms, len(found.units), estimate, spread, n, outside, judged.decision))
+            out.append(Pair(name, label, arms, len(found.units), estimate, spread, n, outside, judged.decision, "", truth))
     return out
 
 
@@ -187,7 +207,7 @@ def render(result: Oracle) -> str:
         estimate = f"{pair.estimate:.4g}" if pair.estimate is not None else pair.note
         n = str(pair.n) if pair.n is not None else ("–" if pair.note else "none (on its bound)")
         lines.append(f"{pair.claim} | {pair.label} | {pair.rounds} | {estimate} | {pair.spread:.3f} | {n} | "
-                     f"{pair.decision.verdict} after {pair.decision.n}")
+                     f"{pair.decision.verdict} after {pair.decision.n}" + (f" ({pair.truth})" if pair.truth else ""))
     lines += ["", "claims cheapest first: process minutes each adds (arms shared with claims before it run once), "
               "and the total with every arm's first rounds"]
     total = result.first
@@ -207,6 +227,10 @@ def render(result: Oracle) -> str:
     share = f"{len(decided) / len(result.chosen):.0%}" if result.chosen else "–"
     lines += ["", f"the oracle decides {len(result.chosen)} of {len(result.verdicts)} claims within "
               f"{result.available / 60:.1f} min of process time: {', '.join(result.chosen) or 'none'}"]
+    without = sorted({p.claim for p in result.pairs if p.note})
+    if without:
+        lines.append(f"{len(without)} claims have a pair with too few rounds here for a truth: the oracle cannot weigh "
+                     "them (give other runs' databases with --truth)")
     missed = [c for c in result.chosen if c not in decided]
     lines.append(f"the run decided {len(decided)} of them: {share} (target ≥ {TARGET_SHARE:.0%})"
                  + (f"; not: {', '.join(missed)}" if missed else ""))
