@@ -102,3 +102,25 @@ def test_more_refuses_a_fixed_size_session_and_a_changed_runtime(tmp_path, capsy
                            " WHERE session_id = 2")
     changed = _versus(capsys, "run", "--more", "2", "--budget", "60s", "--db", str(db))
     assert changed.returncode == 2 and "runtime cpython@" in changed.stderr and "changed since it ran" in changed.stderr
+
+
+def test_a_continued_session_knows_what_each_arm_costs_from_the_legs_before(tmp_path):
+    """A --more leg that did not know the earlier legs' wall times priced every arm it had not run yet
+    at the median of those it had (fib's 9 s), and never went back to condvar's 0.4 s arms."""
+    from versus.drivers.base import ProcessRun
+    from versus.protocol import SampleRecord
+    from versus.rule import CURRENT
+    from versus.session import _observed
+    from versus.store import Store
+
+    store = Store(tmp_path / "lab.db")
+    session = store.new_session(1, [], {}, {})
+    row = {"experiment_path": "", "runtime": "r", "runtime_info": {}, "params": {}, "method": {}}
+    cheap = store.add_arm(session, 0, {**row, "experiment": "e", "case": "cheap"})
+    dear = store.add_arm(session, 1, {**row, "experiment": "e", "case": "dear"})
+    for round_ in range(3):
+        store.save_run(cheap, round_, ProcessRun("ok", samples=[SampleRecord(1, 1, False)], wall_ns=400_000_000))
+        store.save_run(dear, round_, ProcessRun("ok", samples=[SampleRecord(1, 1, False)], wall_ns=9_000_000_000))
+    _, done, walls = _observed(store, session, store.arms(session), CURRENT)
+    assert done == {0: {0, 1, 2}, 1: {0, 1, 2}}
+    assert walls == {0: [400_000_000] * 3, 1: [9_000_000_000] * 3}

@@ -78,12 +78,12 @@ def resume(store: Store, session_id: int | None, executor: Executor, progress: P
     for experiment in loaded:
         _warn_if_changed(experiment, session["id"])
     options, plan, jobs = _rebuilt(store, session, loaded, "resume")
-    observations, done = _observed(store, session["id"], store.arms(session["id"]), Rule.of(session["plan"]))
+    observations, done, walls = _observed(store, session["id"], store.arms(session["id"]), Rule.of(session["plan"]))
     spent = _spent(store, session)
     budget = Budget(None if options.budget is None else max(0.0, _budget_of(store, session, options) - spent))
     store.finish_session(session["id"], "running")
     _run(store, session["id"], plan, jobs, session["seed"], executor, progress, budget, done, observations,
-         leg=("resume", argv if argv is not None else sys.argv))
+         leg=("resume", argv if argv is not None else sys.argv), walls=walls)
     return int(session["id"])
 
 
@@ -110,10 +110,10 @@ def more(store: Store, session_id: int | None, executor: Executor, progress: Pro
     if seconds is None:
         raise UsageError(f"session {session['id']} ran without a budget: more rounds need one",
                          f"give it: versus run --more {session['id']} --budget 30m")
-    observations, done = _observed(store, session["id"], store.arms(session["id"]), rule)
+    observations, done, walls = _observed(store, session["id"], store.arms(session["id"]), rule)
     store.finish_session(session["id"], "running")
     _run(store, session["id"], plan, jobs, session["seed"], executor, progress, Budget(seconds, started), done,
-         observations, leg=("more", argv if argv is not None else sys.argv))
+         observations, leg=("more", argv if argv is not None else sys.argv), walls=walls)
     return int(session["id"])
 
 
@@ -231,18 +231,24 @@ def _warn_if_changed(experiment: Experiment, session_id: int) -> None:
 
 
 def _observed(store: Store, session_id: int, stored: list[dict[str, Any]],
-              rule: Rule) -> tuple[judge.Observations, dict[int, set[int]]]:
+              rule: Rule) -> tuple[judge.Observations, dict[int, set[int]], dict[int, list[int]]]:
+    """What the stored runs tell a continued session's scheduler: each arm's facts by round, its rounds
+    done, and its wall times (what a round of it costs: a --more leg that did not know them priced every
+    arm it had not run yet at the median of the ones it had, and never went back to condvar's 0.4 s
+    arms)."""
     index_of = {row_["id"]: i for i, row_ in enumerate(stored)}
     observations: judge.Observations = {}
     done: dict[int, set[int]] = {i: set() for i in range(len(stored))}
+    walls: dict[int, list[int]] = {}
     for run in store.runs(session_id):
         arm = index_of[run.arm_id]
         done[arm].add(run.round)
+        walls.setdefault(arm, []).append(run.wall_ns)
         if run.status == "ok":
             observations.setdefault(arm, {})[run.round] = judge.facts_of(
                 [(ns, inner, warm) for _, ns, inner, warm in run.samples], [(n, v) for n, v, _ in run.metrics], run.wall_ns,
                 judge.stored_value(stored[arm].get("method"), rule))
-    return observations, done
+    return observations, done, walls
 
 
 def _budget_leg(store: Store, session: dict[str, Any]) -> int:
@@ -267,13 +273,17 @@ def _spent(store: Store, session: dict[str, Any]) -> float:
 
 def _run(store: Store, session_id: int, plan: Plan, jobs: list[Job], seed: int, executor: Executor,
          progress: Progress | None, budget: Budget, done: dict[int, set[int]],
-         observations: judge.Observations | None = None, leg: tuple[str, list[str]] = ("start", [])) -> None:
+         observations: judge.Observations | None = None, leg: tuple[str, list[str]] = ("start", []),
+         walls: dict[int, list[int]] | None = None) -> None:
     rule = Rule.of(store.session(session_id)["plan"])  # judged as analyze will judge it
     kind, argv = leg
     number = store.new_leg(session_id, kind, argv, host_name(), budget.seconds, versus_info())
     # each leg its own order of arms within rounds: a continued session does not replay its first leg's
     order = seed if number <= 1 or kind == "resume" else (seed + 1_000_003 * (number - 1)) % (MAX_SEED + 1)
     scheduler = Scheduler(plan, observations or {}, order, budget, done or None, rule=rule)
+    for arm, arm_walls in (walls or {}).items():
+        for wall in arm_walls:
+            scheduler.record_wall(arm, wall)
     try:
         if store.postgres:
             coordinate(store, session_id, number, jobs, scheduler, progress)

@@ -91,7 +91,7 @@ class Pair:
 class Oracle:
     session: int
     rule: Rule
-    budget: float  # the stored plan's, seconds
+    budget: float  # seconds: the stored plan's, or the sum of its legs' (a session continued with --more)
     setup: float  # the run's time outside process runs
     first: float  # process seconds of every arm's first rounds
     pairs: list[Pair]
@@ -132,7 +132,12 @@ def oracle(path: Path, session: int | None, changes: list[str], truths: list[Pat
     runs = store.runs(stored["id"])
     walls = sum(r.wall_ns for r in runs) / 1e9
     end = max((r.started + r.wall_ns / 1e9 for r in runs), default=float(stored["created"]))
-    setup = max(0.0, end - float(stored["created"]) - walls)
+    # A session continued with --more had each leg's budget and the time its legs ran, not the time
+    # between them; a --resume leg goes on within the budget of the leg it resumes.
+    legs = store.legs(stored["id"])
+    budget = sum(g.budget for g in legs if g.kind != "resume" and g.budget) or float(plan["budget"])
+    spans = sum((g.finished or end) - g.started for g in legs) if len(legs) > 1 else end - float(stored["created"])
+    setup = max(0.0, spans - walls)
     # what the run's design spends before it chooses (every arm's first round, or before the scheduler
     # chose, all its processes), at what it really cost; an arm that did not get all of them owes the rest
     initial = {arm.row_id: initial_of(plan, arm.id.experiment, rule) for arm in analysis.arms}
@@ -152,12 +157,12 @@ def oracle(path: Path, session: int | None, changes: list[str], truths: list[Pat
     order = list(claimset.cheapest_first(claims, ran, seconds))
     chosen, total = [], first
     for claim, cost in order:
-        if total + cost > float(plan["budget"]) - setup:
+        if total + cost > budget - setup:
             break
         chosen.append(claim)
         total += cost
     verdicts = {f"{c.experiment} {c.claim.id}": c.verdict for c in analysis.claims if c.instances}
-    return Oracle(int(stored["id"]), rule, float(plan["budget"]), setup, first, pairs, order, chosen, verdicts)
+    return Oracle(int(stored["id"]), rule, budget, setup, first, pairs, order, chosen, verdicts)
 
 
 def _pairs(analysis: Analysis, rule: Rule, pooled: Mapping[tuple[str, str], Pooled]) -> list[Pair]:
