@@ -97,7 +97,7 @@ def _insert_versus(store: Store, data: dict[str, Any], checked: versus_document.
 
 def export_json(store: Store, session_id: int | None, target: Path) -> dict[str, Any]:
     analysis = analyze(store, session_id)
-    doc = document(analysis, store.runs(analysis.session["id"]))
+    doc = document(analysis, store.runs(analysis.session.id))
     _write(target, dumps(doc))
     return doc
 
@@ -105,7 +105,7 @@ def export_json(store: Store, session_id: int | None, target: Path) -> dict[str,
 def export_pyperf(store: Store, session_id: int | None, target: Path) -> None:
     analysis = analyze(store, session_id)
     runs_by_arm: dict[int, list[Any]] = {}
-    for run in store.runs(analysis.session["id"]):
+    for run in store.runs(analysis.session.id):
         if run.status == "ok":
             runs_by_arm.setdefault(run.arm_id, []).append(run)
     arms = []
@@ -116,7 +116,7 @@ def export_pyperf(store: Store, session_id: int | None, target: Path) -> None:
             measured = [(ns / inner, inner) for _, ns, inner, w in run.samples if not w]
             runs.append((warm, measured))
         arms.append((arm.key, runs))
-    _write(target, json.dumps(pyperf.export(analysis.session.get("host") or {}, arms), indent=1))
+    _write(target, json.dumps(pyperf.export(analysis.session.host, arms), indent=1))
 
 
 def _write(target: Path, text: str) -> None:
