@@ -15,7 +15,7 @@ from .arms import ArmId
 from .definitions import Baseline, Claim, Experiment, Method
 from .errors import VersusError
 from .items import Item, items_of
-from .record import StoredArm, StoredMethod, StoredPlan, StoredRuntime, StoredSession, load_arms, load_session, stored_experiments
+from .record import StoredMethod, StoredPlan, StoredRuntime, StoredSession, load_arms, load_session, stored_experiments
 from .rule import Rule
 from .store import Leg, Store, StoredRun
 from .units import duration
@@ -204,7 +204,6 @@ def _arm_results(store: Store, session_id: int, rule: Rule,
     for run in store.runs(session_id):
         runs_by_arm.setdefault(run.arm_id, []).append(run)
     results, failed = [], []
-    row: StoredArm
     for index, row in enumerate(load_arms(store, session_id)):
         identity = row.arm
         runs = sorted(runs_by_arm.get(row.id, []), key=lambda r: r.round)
