@@ -21,7 +21,7 @@ from .ingest import versus as versus_document
 from .protocol import SCALE, SampleRecord  # imported values are ns per iteration: stored per SCALE iterations
 from .record import row
 from .report.document import FORMAT, VERSION, document, dumps
-from .store import Leg, Store
+from .store import Leg, Store, StoredRun
 
 
 def import_file(store: Store, path: Path, argv: list[str]) -> int:
@@ -104,7 +104,7 @@ def export_json(store: Store, session_id: int | None, target: Path) -> dict[str,
 
 def export_pyperf(store: Store, session_id: int | None, target: Path) -> None:
     analysis = analyze(store, session_id)
-    runs_by_arm: dict[int, list[Any]] = {}
+    runs_by_arm: dict[int, list[StoredRun]] = {}
     for run in store.runs(analysis.session.id):
         if run.status == "ok":
             runs_by_arm.setdefault(run.arm_id, []).append(run)

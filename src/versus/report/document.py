@@ -14,6 +14,7 @@ from .. import stats
 from ..analyze import Analysis, ArmResult, Judged
 from ..printable import json_safe
 from ..stats import ArmSummary, Interval
+from ..store import StoredRun
 
 FORMAT = "versus.session"
 VERSION = 2
@@ -65,7 +66,7 @@ def _decision(judged: Judged) -> dict[str, Any]:
     return shown
 
 
-def _runs(analysis: Analysis, store_runs: list[Any]) -> dict[int, list[dict[str, Any]]]:
+def _runs(analysis: Analysis, store_runs: list[StoredRun]) -> dict[int, list[dict[str, Any]]]:
     by_arm: dict[int, list[dict[str, Any]]] = {}
     for run in store_runs:
         entry = {
@@ -80,7 +81,7 @@ def _runs(analysis: Analysis, store_runs: list[Any]) -> dict[int, list[dict[str,
     return by_arm
 
 
-def document(analysis: Analysis, store_runs: list[Any]) -> dict[str, Any]:
+def document(analysis: Analysis, store_runs: list[StoredRun]) -> dict[str, Any]:
     session = analysis.session.to_dict()
     runs = _runs(analysis, store_runs)
     keep = ("id", "created", "finished", "status", "seed", "argv", "options", "plan", "versus", "lacks")
