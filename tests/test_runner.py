@@ -519,7 +519,7 @@ def test_a_claim_whose_arm_never_reports_its_metric_takes_no_rounds(tmp_path, db
     plan = make_plan([load(folder)], None, None, False, {"processes": 3, "inner": 100})
     session = store.new_session(5, [], {}, {})
     method = plan.methods["claims"]
-    jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method.model_dump())), method, 0)
+    jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method)), method, 0)
             for i, arm in enumerate(plan.arms)]
     scheduler = Scheduler(plan, {}, 11, Budget(600.0))
     run_session(store, jobs, scheduler, MetricOfModeA({"fast": 10.0, "slow": 40.0}))
