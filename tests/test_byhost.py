@@ -77,7 +77,7 @@ def _two_hosts(tmp_path) -> tuple[Store, int]:
     session = store.new_session(1, [], {"hostname": "a"}, {}, definitions_of(plan),
                                 plan_record(plan, Options([str(FIXTURES / "claims")], budget=60.0)), {})
     method = plan.methods["claims"]
-    arms = [store.add_arm(session, i, arm_row(arm, method.model_dump())) for i, arm in enumerate(plan.arms)]
+    arms = [store.add_arm(session, i, arm_row(arm, method)) for i, arm in enumerate(plan.arms)]
     slow = [a.case.name for a in plan.arms].index("slow")
     rng = random.Random(5)
     for round_ in range(24):  # 12 rounds a host: from 10 on, the rule trusts a host's own spread

@@ -127,20 +127,20 @@ def test_a_claim_between_modes_pairs_each_version_with_itself():
     """Regression: jruby+int ÷ jruby+jit paired every JRuby version with every other one."""
     from dataclasses import dataclass
 
-    from versus.analyze import RuntimeInfo
     from versus.arms import ArmId
     from versus.experiment import Claim, Side
     from versus.items import paired
+    from versus.record import StoredRuntime
 
     @dataclass
     class Arm:
         id: ArmId
-        runtime: RuntimeInfo
+        runtime: StoredRuntime
         param_map: dict
 
     def arm(version: str, flag: str) -> Arm:
         return Arm(ArmId("fib", "fib_recursive", "", f"jruby@{version}+{flag}/java@25"),
-                   RuntimeInfo("jruby", version, (flag,), "25.0.3"), {})
+                   StoredRuntime("jruby", version, (flag,), "25.0.3"), {})
 
     claim = Claim(id="c", statement="", source="", numerator=Side(case="fib_recursive", runtime="jruby+int"),
                   denominator=Side(case="fib_recursive", runtime="jruby+jit"), min=1.5)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from conftest import FIXTURES
 from versus.cli import main
+from versus.record import load_session
 from versus.store import Store
 
 
@@ -48,7 +49,7 @@ def test_failed_runs_keep_their_log_tail(db, capsys):
 def test_a_failed_run_stores_its_samples_for_diagnosis(db, capsys):
     run_fake(db, capsys, "--cases", "wrong_check")
     store = Store(db)
-    runs = store.runs(store.session()["id"])
+    runs = store.runs(load_session(store).id)
     assert runs and all(r.status == "failed" and len(r.samples) == 4 for r in runs)
 
 

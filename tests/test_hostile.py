@@ -276,6 +276,7 @@ def test_a_corrupted_database_is_an_error_with_a_way_out(tmp_path, capsys):
 
 def test_a_full_disk_keeps_the_finished_runs_and_the_session_resumable(tmp_path, db, capsys, monkeypatch):
     from versus import store as store_module
+    from versus.record import load_session
 
     real = store_module.Store.insert_run
     calls = {"n": 0}
@@ -291,8 +292,8 @@ def test_a_full_disk_keeps_the_finished_runs_and_the_session_resumable(tmp_path,
     assert code == 3 and "disk is full" in err and "--resume" in err
     monkeypatch.setattr(store_module.Store, "insert_run", real)
     stored = store_module.Store(db)
-    session = stored.session()
-    assert session["status"] == "interrupted" and len(stored.runs(session["id"])) == 2
+    session = load_session(stored)
+    assert session.status == "interrupted" and len(stored.runs(session.id)) == 2
     stored.close()
     code, _, err = run(capsys, "run", "--resume", "--db", str(db))
     assert code == 0, err

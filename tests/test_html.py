@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import dataclasses
 import fcntl
 import itertools
 import json
@@ -30,11 +31,11 @@ from versus import cli
 from versus.analyze import Analysis, analyze
 from versus.executor import Completed
 from versus.interchange import import_file
-from versus.record import Options
+from versus.record import Options, StoredDefinition
 from versus.report import figures, html
 from versus.report.document import document
 from versus.session import start
-from versus.store import Store
+from versus.store import SessionEntry, Store
 
 EVIL_CASE = 'cost_$5_vs_$10 <script>window.pwned=5 <img src=x onerror="window.pwned=1"> & "q"'
 EVIL_STATEMENT = "<script>window.pwned=2</script> is ≥ 1× & $x$ holds"
@@ -120,7 +121,7 @@ def evil(tmp_path: Path, db: Path) -> tuple[Analysis, Path]:
     folder = _evil_experiment(tmp_path / "evil")
     store, analysis = _session(db, folder, FakeExecutor({EVIL_CASE: 30.0, "plain": 10.0}, fail_every=5, shift="plain"))
     page = tmp_path / "evil.html"
-    html.write(page, analysis, document(analysis, store.runs(analysis.session["id"])))
+    html.write(page, analysis, document(analysis, store.runs(analysis.session.id)))
     return analysis, page
 
 
@@ -202,16 +203,15 @@ def test_log_ticks_read_well() -> None:
 
 
 def test_the_reproducing_command_carries_the_seed() -> None:
-    session = {"argv": ["/x/.venv/bin/versus", "run", "fib", "--quick"], "seed": 42, "options": {}}
-    assert html.reproduce_command(session) == "versus run fib --quick --seed 42"
-    assert html.reproduce_command({**session, "argv": ["versus", "run", "a b", "--seed", "3"]}) == "versus run 'a b' --seed 3"
+    assert html.reproduce_command(["/x/.venv/bin/versus", "run", "fib", "--quick"], 42) == "versus run fib --quick --seed 42"
+    assert html.reproduce_command(["versus", "run", "a b", "--seed", "3"], 42) == "versus run 'a b' --seed 3"
+    assert html.reproduce_command(["versus", "import", "x.json"], 0, {"import": "versus", "file": "x.json"}) == \
+        "versus import x.json"
 
 
 def test_the_sessions_index_links_each_session_and_escapes(tmp_path: Path) -> None:
-    sessions = [{"id": 1, "created": 1.7e9, "finished": 1.7e9, "status": "complete", "argv": '["versus", "run", "x"]',
-                 "arms": 2, "runs": 8, "failed": 0, "experiments": "<b>x</b>", "folder": "session-1"},
-                {"id": 2, "created": 1.7e9, "finished": None, "status": "interrupted", "argv": [], "arms": 1, "runs": 0,
-                 "failed": 3, "experiments": "y", "folder": "other-session-2"}]
+    sessions = [(SessionEntry(1, 1.7e9, 1.7e9, "complete", ["versus", "run", "x"], "", 2, 8, 0, "<b>x</b>"), "session-1"),
+                (SessionEntry(2, 1.7e9, None, "interrupted", [], "", 1, 0, 3, "y"), "other-session-2")]
     index = tmp_path / "index.html"
     html.write_index(index, sessions)
     text = index.read_text()
@@ -225,10 +225,17 @@ def test_hooks_run_only_from_this_checkouts_experiments(claims_page: tuple[Analy
     marker = tmp_path / "ran"
     (tmp_path / "elsewhere").mkdir()
     (tmp_path / "elsewhere" / "report.py").write_text(f"open({str(marker)!r}, 'w').write('x')\n")
-    analysis.session["definitions"]["claims"]["path"] = str(tmp_path / "elsewhere")
-    text = html.render(analysis)
+    text = html.render(_moved(analysis, tmp_path / "elsewhere"))
     assert not marker.exists()
     assert "None of this session's experiments draws a chart of its own" in text
+
+
+def _moved(analysis: Analysis, folder: Path) -> Analysis:
+    """The analysis as if its session had stored the claims experiment in `folder`."""
+    definitions = analysis.session.definitions
+    moved = StoredDefinition({**definitions["claims"].stored, "path": str(folder)})
+    session = dataclasses.replace(analysis.session, definitions={**definitions, "claims": moved})
+    return dataclasses.replace(analysis, session=session)
 
 
 def _large_document(experiments: int = 3, cases: int = 25, runtimes: int = 4) -> dict[str, Any]:
@@ -269,8 +276,7 @@ def test_an_experiments_report_py_adds_its_charts(claims_page: tuple[Analysis, P
     from versus.paths import experiments
 
     analysis, _ = claims_page
-    analysis.session["definitions"]["claims"]["path"] = str(experiments() / "fib")
-    text = html.render(analysis, _fib_document())
+    text = html.render(_moved(analysis, experiments() / "fib"), _fib_document())
     charts = text[text.index('<section id="charts"'):]
     assert "fib_recursive on JRuby, then and now" in charts and "<svg" in charts
 
@@ -282,8 +288,7 @@ def test_a_failing_report_py_costs_only_its_charts(claims_page: tuple[Analysis, 
     (root / "claims").mkdir(parents=True)
     (root / "claims" / "report.py").write_text("import sys\ndef figures(doc):\n    sys.exit('<b>no</b>')\n")
     monkeypatch.setattr("versus.paths.experiments", lambda: root)
-    analysis.session["definitions"]["claims"]["path"] = str(root / "claims")
-    text = html.render(analysis)
+    text = html.render(_moved(analysis, root / "claims"))
     assert "claims/report.py failed: SystemExit: &lt;b&gt;no&lt;/b&gt;" in text
     assert '<section id="charts"' in text and text.rstrip().endswith("</html>")
 

@@ -9,6 +9,7 @@ import pytest
 from conftest import FIXTURES
 from versus.cli import main
 from versus.ingest.jmh import ns_per_op
+from versus.record import load_session
 from versus.store import Store
 
 JMH = [{"benchmark": "bench.Dispatch.reflective", "mode": "avgt", "params": {"size": "10"},
@@ -38,7 +39,7 @@ def test_hyperfine_times_are_one_process_each(tmp_path, db):
     path.write_text(json.dumps(HYPERFINE))
     assert main(["import", str(path), "--db", str(db)]) == 0
     store = Store(db)
-    assert len(store.runs(store.session()["id"])) == 3
+    assert len(store.runs(load_session(store).id)) == 3
 
 
 def test_pyperf_export_imports_back_with_the_same_values(tmp_path, db, capsys):

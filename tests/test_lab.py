@@ -328,7 +328,7 @@ def test_the_lab_reads_exactly_the_rounds_the_rule_judged(tmp_path, fixture):
         path = tmp_path / f"{fixture}.db"
         session = (oracle_session if fixture == "oracle" else raised_session)(path)
     analysis = analyze(Store(path, create=False), session)
-    plan = analysis.session["plan"]
+    plan = analysis.session.plan
     shares = judge.Shares.of(items_of(analysis.arms, analysis.experiments), analysis.rule)
     checked = 0
     for found in analysis.claims:

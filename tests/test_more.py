@@ -109,6 +109,7 @@ def test_a_continued_session_knows_what_each_arm_costs_from_the_legs_before(tmp_
     at the median of those it had (fib's 9 s), and never went back to condvar's 0.4 s arms."""
     from versus.drivers.base import ProcessRun
     from versus.protocol import SampleRecord
+    from versus.record import load_arms
     from versus.rule import CURRENT
     from versus.session import _observed
     from versus.store import Store
@@ -121,6 +122,6 @@ def test_a_continued_session_knows_what_each_arm_costs_from_the_legs_before(tmp_
     for round_ in range(3):
         store.save_run(cheap, round_, ProcessRun("ok", samples=[SampleRecord(1, 1, False)], wall_ns=400_000_000))
         store.save_run(dear, round_, ProcessRun("ok", samples=[SampleRecord(1, 1, False)], wall_ns=9_000_000_000))
-    _, done, walls = _observed(store, session, store.arms(session), CURRENT)
+    _, done, walls = _observed(store, session, load_arms(store, session), CURRENT)
     assert done == {0: {0, 1, 2}, 1: {0, 1, 2}}
     assert walls == {0: [400_000_000] * 3, 1: [9_000_000_000] * 3}

@@ -12,6 +12,7 @@ from versus.cli import main
 from versus.drivers.base import ProcessRun
 from versus.errors import StoreError
 from versus.protocol import SampleRecord
+from versus.record import load_session
 from versus.store import SCHEMA_VERSION, Store
 from versus.store.copy import columns
 from versus.store.schema import TABLES
@@ -46,7 +47,7 @@ def test_values_come_back_as_they_went_in(pg_url, tmp_path):
         assert run.hello == {"v": 1, "runtime": "ü"} and run.wall_ns == 10**12 and run.exit_code == 0
         assert run.log_tail == "log\ufffdwith a NUL and ünïcode"  # PostgreSQL's text holds no NUL: no store does
         assert (run.host, run.leg) == ("host-a", 1)
-        assert store.session(session)["options"] == {"quick": True}
+        assert load_session(store, session).options == {"quick": True}
 
 
 def _reports(capsys, db: str, sessions: list[int]) -> dict[int, str]:
@@ -120,17 +121,17 @@ def test_the_stores_guards_hold_on_postgresql_too(pg_url, tmp_path, capsys):
     assert main(["import", str(document), "--db", pg_url]) == 0
     capsys.readouterr()
     store = Store(pg_url)
-    (imported,) = [s["id"] for s in store.sessions() if s["imported"]]
-    assert store.session(imported)["imported"].endswith("session-1.json") and store.newest_run() is None
+    (imported,) = [s.id for s in store.sessions() if s.imported]
+    assert load_session(store, imported).imported.endswith("session-1.json") and store.newest_run() is None
     assert main(["run", "--resume", str(imported), "--db", pg_url]) == 2
     assert "an imported session is never resumed" in capsys.readouterr().err
     assert main(["sessions", "--db", pg_url]) == 0 and capsys.readouterr().out.rstrip().endswith("(imported)")
     running, _ = _run(store)  # stored as running, and no coordinator holds it
-    assert store.session(running)["status"] == "interrupted" and store.newest_run() == running
+    assert load_session(store, running).status == "interrupted" and store.newest_run() == running
     store.hold(running)
-    assert store.session(running)["status"] == "running"
-    assert [s["status"] for s in Store(pg_url, readonly=True).sessions()] == ["complete", "running"]
+    assert load_session(store, running).status == "running"
+    assert [s.status for s in Store(pg_url, readonly=True).sessions()] == ["complete", "running"]
     reader = Store(pg_url, readonly=True)
     with pytest.raises(StoreError, match="read-only"):
         reader.finish_session(running, "complete")
-    assert store.session(running)["status"] == "running"
+    assert load_session(store, running).status == "running"

@@ -227,7 +227,7 @@ def test_a_database_held_by_a_run_is_refused_through_a_hard_or_a_symbolic_link(t
             assert code == 3 and "is in use by a running versus (pid" in err, (argv, err)
     finally:
         holder.release()
-    assert [s["status"] for s in Store(db).sessions()] == ["complete"]
+    assert [s.status for s in Store(db).sessions()] == ["complete"]
 
 
 # --- 4 · the Markdown report escapes names -----------------------------------------------------------
@@ -463,9 +463,10 @@ def test_a_signal_to_versus_keeps_the_session_and_leaves_no_benchmark_process(nu
     assert not _sleeps() - before, "a benchmark's process outlived the harness"
     if number == "SIGTERM":
         assert versus.returncode == 130 and "Traceback" not in err and "--resume" in err, err
+    from versus.record import load_session
     from versus.store import Store
 
-    assert Store(db, readonly=True).session()["status"] == "interrupted"  # or shown so, after a SIGKILL
+    assert load_session(Store(db, readonly=True)).status == "interrupted"  # or shown so, after a SIGKILL
 
 
 BASE_TOML = '''

@@ -161,7 +161,7 @@ min = 2
     method = plan.methods[experiment.name]
     session = store.new_session(1, ["test"], {}, {}, definitions_of(plan), plan_record(plan, Options([str(folder)])),
                                 versus_info())
-    jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method.model_dump())), method, 100)
+    jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method)), method, 100)
             for i, arm in enumerate(plan.arms)]
     run_session(store, jobs, Scheduler(plan, {}, 1, Budget(None), rule=CURRENT.replace(sequential=False)), TwoFaces())
     store.finish_session(session, "complete")

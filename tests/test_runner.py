@@ -12,7 +12,7 @@ from versus.drivers.base import ProcessRun
 from versus.executor import Completed
 from versus.experiment import load
 from versus.plan import make_plan
-from versus.record import arm_row
+from versus.record import arm_row, load_session
 from versus.runner import Job, run_session
 from versus.scheduler import Budget, Scheduler
 from versus.stats import Decision, Interval
@@ -55,7 +55,7 @@ def setup(store: Store, processes: int, inner: int = 100, budget: float | None =
     plan = make_plan([experiment], None, None, False, overrides)
     session = store.new_session(5, [], {}, {})
     method = plan.methods["claims"]
-    jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method.model_dump())), method, 0)
+    jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method)), method, 0)
             for i, arm in enumerate(plan.arms)]
     return jobs, Scheduler(plan, {}, 11, Budget(budget))
 
@@ -71,7 +71,7 @@ def test_rounds_run_each_group_once_per_round_in_a_seeded_shuffled_order(db):
 
 
 def _rounds(store: Store, arm_id: int) -> set[int]:
-    return {run.round for session in store.sessions() for run in store.runs(session["id"]) if run.arm_id == arm_id}
+    return {run.round for session in store.sessions() for run in store.runs(session.id) if run.arm_id == arm_id}
 
 
 def test_calibration_happens_once_per_arm_and_is_reused(db):
@@ -125,7 +125,7 @@ def test_an_exception_in_a_driver_is_a_failed_run_and_the_session_goes_on(db):
             return super().execute(argv, env, timeout, cwd)
 
     run_session(store, jobs, scheduler, Exploding())
-    runs = store.runs(store.session()["id"])
+    runs = store.runs(load_session(store).id)
     assert len(runs) == 4
     failed = [r for r in runs if r.status == "failed"]
     assert len(failed) == 2 and all("internal error in the protocol driver: KeyError" in r.reason for r in failed)
@@ -208,7 +208,7 @@ def test_a_sequential_round_runs_only_the_pair_of_one_open_item(db):
     plan = make_plan([load(PROGRAM)], None, None, False, {"processes": 3, "inner": 100})
     session = store.new_session(5, [], {}, {})
     method = plan.methods["selftest"]
-    jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method.model_dump())), method, 0)
+    jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method)), method, 0)
             for i, arm in enumerate(plan.arms)]
     scheduler = Scheduler(plan, {}, 11, Budget(600))
     times = {"spin": 10.0, "spin_again": 10.0, "spin_planted": 10.3}
@@ -519,7 +519,7 @@ def test_a_claim_whose_arm_never_reports_its_metric_takes_no_rounds(tmp_path, db
     plan = make_plan([load(folder)], None, None, False, {"processes": 3, "inner": 100})
     session = store.new_session(5, [], {}, {})
     method = plan.methods["claims"]
-    jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method.model_dump())), method, 0)
+    jobs = [Job(arm, store.add_arm(session, i, arm_row(arm, method)), method, 0)
             for i, arm in enumerate(plan.arms)]
     scheduler = Scheduler(plan, {}, 11, Budget(600.0))
     run_session(store, jobs, scheduler, MetricOfModeA({"fast": 10.0, "slow": 40.0}))

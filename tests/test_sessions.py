@@ -13,6 +13,7 @@ from versus.cli import main, report_folder
 from versus.drivers.base import ProcessRun
 from versus.experiment import load
 from versus.protocol import SampleRecord
+from versus.record import load_session
 from versus.store import Store
 from versus.store.schema import MIGRATIONS, for_sqlite
 
@@ -116,9 +117,9 @@ def test_a_schema_2_database_moves_forward_and_says_what_it_lacks(tmp_path):
     connection.commit()
     connection.close()
     store = Store(db)
-    kept, gone = store.session(1), store.session(2)
-    assert "claims" in kept["definitions"] and kept["lacks"] == ""
-    assert gone["definitions"] == {} and "folders were gone" in gone["lacks"]
+    kept, gone = load_session(store, 1), load_session(store, 2)
+    assert "claims" in kept.definitions and kept.lacks == ""
+    assert gone.definitions == {} and "folders were gone" in gone.lacks
 
 
 def _one_run(store: Store, method: dict[str, object]) -> int:

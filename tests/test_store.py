@@ -16,6 +16,7 @@ from conftest import FIXTURES
 from versus.drivers.base import ProcessRun
 from versus.errors import StoreError
 from versus.protocol import SampleRecord
+from versus.record import load_session
 from versus.store import SCHEMA_VERSION, Store
 from versus.store.sqlite import SQLiteBackend
 
@@ -100,16 +101,16 @@ def test_kill_9_mid_run_leaves_a_readable_db_and_resume_finishes(db, tmp_path):
     while Store(db, readonly=True).in_use() and time.monotonic() < deadline:
         time.sleep(0.1)
     store = Store(db)
-    session = store.session()
-    kept = len(store.runs(session["id"]))
-    assert session["status"] == "interrupted" and 3 <= kept < 12  # as after SIGTERM: the harness stopped cleanly
+    session = load_session(store)
+    kept = len(store.runs(session.id))
+    assert session.status == "interrupted" and 3 <= kept < 12  # as after SIGTERM: the harness stopped cleanly
     store.close()
     done = subprocess.run([sys.executable, "-m", "versus", "run", "--resume", "--db", str(db), "--format", "json"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     store = Store(db)
-    assert store.session()["status"] == "complete"
-    runs = store.runs(session["id"])
+    assert load_session(store).status == "complete"
+    runs = store.runs(session.id)
     assert len(runs) == 12 and len({(r.arm_id, r.round) for r in runs}) == 12
 
 
@@ -124,12 +125,12 @@ def test_ctrl_c_stops_cleanly_keeps_finished_runs_and_resume_finishes(db):
     assert harness.returncode == 130
     assert "versus run --resume" in err
     store = Store(db)
-    session = store.session()
-    assert session["status"] == "interrupted" and len(store.runs(session["id"])) >= 2
+    session = load_session(store)
+    assert session.status == "interrupted" and len(store.runs(session.id)) >= 2
     done = subprocess.run([sys.executable, "-m", "versus", "run", "--resume", "--db", str(db)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert len(Store(db).runs(session["id"])) == 12
+    assert len(Store(db).runs(session.id)) == 12
 
 
 def test_a_resumed_budget_counts_the_time_to_the_end_of_the_last_process_run(db):
@@ -139,5 +140,6 @@ def test_a_resumed_budget_counts_the_time_to_the_end_of_the_last_process_run(db)
     arm = store.add_arm(session, 0, {"experiment": "e", "experiment_path": "", "case": "c", "runtime": "r",
                                      "runtime_info": {}, "params": {}, "method": {}})
     store.save_run(arm, 0, ProcessRun("ok", samples=[SampleRecord(1, 1, False)], wall_ns=3_000_000_000))
-    created = store.session(session)["created"]
-    assert _spent(store, store.session(session)) == pytest.approx(time.time() - created, abs=1.0)
+    created = load_session(store, session).created
+    assert created is not None
+    assert _spent(store, load_session(store, session)) == pytest.approx(time.time() - created, abs=1.0)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -16,19 +15,11 @@ from .arms import ArmId
 from .definitions import Baseline, Claim, Experiment, Method
 from .errors import VersusError
 from .items import Item, items_of
-from .record import stored_experiments
+from .record import StoredMethod, StoredPlan, StoredRuntime, StoredSession, load_arms, load_session, stored_experiments
 from .rule import Rule
 from .store import Leg, Store, StoredRun
 from .units import duration
 from .verdict import Verdict
-
-
-@dataclass(frozen=True)
-class RuntimeInfo:
-    family: str
-    version: str
-    flags: tuple[str, ...]
-    jdk_version: str
 
 
 @dataclass
@@ -56,10 +47,9 @@ class ArmResult:
     index: int
     row_id: int
     id: ArmId
-    runtime: RuntimeInfo
-    info: dict[str, Any]
+    runtime: StoredRuntime
     param_map: dict[str, str]
-    method: dict[str, Any]
+    method: StoredMethod
     processes: list[ProcessFacts]
     summary: stats.ArmSummary | None  # of ns per iteration
     metrics: dict[str, tuple[stats.ArmSummary, str]] = field(default_factory=dict)
@@ -144,7 +134,7 @@ class FailedRun:
 
 @dataclass
 class Analysis:
-    session: dict[str, Any]
+    session: StoredSession
     experiments: dict[str, Experiment]
     arms: list[ArmResult]
     comparisons: list[Judged]
@@ -155,7 +145,7 @@ class Analysis:
     lacks: str = ""
     notes: list[str] = field(default_factory=list)
     legs: list[Leg] = field(default_factory=list)  # each `versus run` that added rounds to the session
-    hosts: dict[str, dict[str, Any]] = field(default_factory=dict)  # host name → what it is, as recorded
+    hosts: dict[str, dict[str, object]] = field(default_factory=dict)  # host name → what it is, as recorded
 
     @property
     def contributors(self) -> list[str]:
@@ -178,23 +168,22 @@ def synthetic(name: str, baseline_case: str = "") -> Experiment:
                       quick_runtimes=[], baseline=Baseline(case=baseline_case))
 
 
-def _experiments(session: dict[str, Any], names: list[str]) -> tuple[dict[str, Experiment], list[str]]:
+def _experiments(session: StoredSession, names: list[str]) -> tuple[dict[str, Experiment], list[str]]:
     notes: list[str] = []
     loaded: dict[str, Experiment] = {}
-    definitions = session.get("definitions") or {}
-    real = {k: v for k, v in definitions.items() if isinstance(v, dict) and "raw" in v}
-    for name, definition in real.items():  # one at a time: a definition that cannot be read costs only itself
-        try:
-            for experiment in stored_experiments({**session, "definitions": {name: definition}}):
+    for name, definition in session.definitions.items():
+        if not definition.real:
+            continue
+        try:  # one at a time: a definition that cannot be read costs only itself
+            for experiment in stored_experiments(session, only=name):
                 loaded[experiment.name] = experiment
         except (VersusError, ValueError, TypeError, RecursionError) as error:
             notes.append(error.message if isinstance(error, VersusError) else
                          f"the stored definition of {name} cannot be read ({type(error).__name__})")
     for name in names:
         if name not in loaded:
-            found = definitions.get(name)
-            spec: dict[str, Any] = found if isinstance(found, dict) else {}
-            loaded[name] = synthetic(name, str(spec.get("baseline_case", "")))
+            found = session.definitions.get(name)
+            loaded[name] = synthetic(name, found.baseline_case if found is not None else "")
     return loaded, notes
 
 
@@ -215,13 +204,10 @@ def _arm_results(store: Store, session_id: int, rule: Rule,
     for run in store.runs(session_id):
         runs_by_arm.setdefault(run.arm_id, []).append(run)
     results, failed = [], []
-    for index, row in enumerate(store.arms(session_id)):
-        identity = ArmId(row["experiment"], row["case"], row["variant"], row["runtime"])
-        info = row["runtime_info"] if isinstance(row["runtime_info"], dict) else {}
-        runtime = RuntimeInfo(str(info.get("family", "")), str(info.get("version", "")),
-                              tuple(info.get("flags", []) or []), str(info.get("jdk_version", "")))
-        runs = sorted(runs_by_arm.get(row["id"], []), key=lambda r: r.round)
-        processes = [_process(r, judge.stored_value(row["method"], rule), host) for r in runs]
+    for index, row in enumerate(load_arms(store, session_id)):
+        identity = row.arm
+        runs = sorted(runs_by_arm.get(row.id, []), key=lambda r: r.round)
+        processes = [_process(r, judge.stored_value(row.method.value, rule), host) for r in runs]
         failed += [FailedRun(identity.key, r.round, r.reason, r.log_tail) for r in runs if r.status != "ok"]
         values = [p.value for p in processes if p.status == "ok" and p.value is not None]
         summary = stats.summarize_arm(values, describe=duration) if values else None
@@ -230,8 +216,8 @@ def _arm_results(store: Store, session_id: int, rule: Rule,
             per_process = [p.metrics[name] for p in processes if p.status == "ok" and name in p.metrics]
             unit = next(u for r in runs if r.status == "ok" for n, _, u in r.metrics if n == name)
             metrics[name] = (stats.summarize_arm(per_process), unit)
-        results.append(ArmResult(index, row["id"], identity, runtime, info, row["params"], row["method"], processes,
-                                 summary, metrics))
+        results.append(ArmResult(index, row.id, identity, row.runtime, row.params, row.method, processes, summary,
+                                 metrics))
     return results, failed, runs_by_arm
 
 
@@ -251,41 +237,35 @@ def _observations(arms: list[ArmResult], value: str = "", host: str | None = Non
     return observations
 
 
-def _start(item: Item, methods: dict[str, Any], rule: Rule) -> int:
-    method = methods.get(item.experiment)
-    return int(method.get("processes", rule.first_look)) if isinstance(method, dict) else rule.first_look
-
-
 def _decisions(items: list[Item], observations: judge.Observations, rule: Rule,
-               methods: dict[str, Any]) -> list[stats.Decision]:
+               plan: StoredPlan) -> list[stats.Decision]:
     shares = judge.Shares.of(items, rule)
     decisions = []
     for item in items:
-        decisions.append(judge.judge(item, observations, shares.alpha_of(item), _start(item, methods, rule), rule,
-                                     pairs=shares.pairs(item)))
+        decisions.append(judge.judge(item, observations, shares.alpha_of(item), plan.first_look(item.experiment, rule),
+                                     rule, pairs=shares.pairs(item)))
     return decisions
 
 
 def analyze(store: Store, session_id: int | None = None, rule: Rule | None = None) -> Analysis:
     """The session judged by its own stored rule, or by `rule` (`versus report N --rule …`)."""
-    session = store.session(session_id)
-    plan = session.get("plan") or {}
-    rule = rule or Rule.of(plan)
-    arms, failed, _ = _arm_results(store, session["id"], rule, str((session.get("host") or {}).get("hostname", "")))
+    session = load_session(store, session_id)
+    plan = session.plan
+    rule = rule or plan.rule
+    arms, failed, _ = _arm_results(store, session.id, rule, session.hostname)
     experiments, notes = _experiments(session, list(dict.fromkeys(a.id.experiment for a in arms)))
-    methods = plan.get("methods") or {}
     items = items_of(arms, experiments)
     observations = _observations(arms)
     hosts = list(dict.fromkeys(p.host for a in arms for p in a.processes if p.status == "ok"))
     by_host = {host: _observations(arms, host=host) for host in hosts} if len(hosts) > 1 else {}
     shares = judge.Shares.of(items, rule)
     judged = []
-    for item, decision in zip(items, _decisions(items, observations, rule, methods), strict=True):
+    for item, decision in zip(items, _decisions(items, observations, rule, plan), strict=True):
         denominator = arms[item.denominator] if item.denominator is not None else None
         entry = Judged(item, arms[item.numerator], denominator, decision)
         if by_host:
-            entry.hosts = byhost.over_hosts(item, by_host, shares.alpha_of(item), _start(item, methods, rule), rule,
-                                            pairs=shares.pairs(item), pooled=decision.verdict)
+            entry.hosts = byhost.over_hosts(item, by_host, shares.alpha_of(item), plan.first_look(item.experiment, rule),
+                                            rule, pairs=shares.pairs(item), pooled=decision.verdict)
         if not decision.decided and decision.rounds_needed:
             per_round = _round_seconds([a for a in (entry.numerator, denominator) if a is not None])
             entry.seconds_needed = (decision.rounds_needed - decision.n) * per_round if per_round else None
@@ -296,17 +276,16 @@ def analyze(store: Store, session_id: int | None = None, rule: Rule | None = Non
                      "the rounds they ran in (their programs had not settled; docs/method.md)")
     comparisons = [j for j in judged if j.item.claim is None]
     claims = _claims(experiments, [j for j in judged if j.item.claim is not None], arms)
-    _alternatives(claims, items, arms, rule, methods)
-    return Analysis(session, experiments, arms, comparisons, claims, failed, rule,
-                    str(plan.get("stopped", "")), str(session.get("lacks", "")), notes, store.legs(session["id"]),
-                    store.hosts(session["id"]))
+    _alternatives(claims, items, arms, rule, plan)
+    return Analysis(session, experiments, arms, comparisons, claims, failed, rule, plan.stopped, session.lacks, notes,
+                    store.legs(session.id), store.hosts(session.id))
 
 
 VALUE_WORDS = {"median": "the median of each process's samples", "min": "the fastest sample of each process"}
 
 
 def _alternatives(claims: list[ClaimResult], items: list[Item], arms: list[ArmResult], rule: Rule,
-                  methods: dict[str, Any]) -> None:
+                  plan: StoredPlan) -> None:
     """Judge every claim again on the same rounds under the choices a careful reader would ask about:
     the other per-process value (the median or the fastest sample), the rounds before a warmup raise
     kept in, and the plain mean of the rounds instead of their trimmed mean (an arm whose processes
@@ -315,7 +294,7 @@ def _alternatives(claims: list[ClaimResult], items: list[Item], arms: list[ArmRe
     if not measured:
         return
     index_of = {id(item): i for i, item in enumerate(items)}
-    values = {judge.stored_value(a.method, rule) for a in arms}
+    values = {judge.stored_value(a.method.value, rule) for a in arms}
     variants: list[tuple[str, str, judge.Observations, Rule, bool]] = []
     for value in ("median", "min"):
         if values != {value}:  # some arm took the other value: judge every arm with this one
@@ -326,7 +305,7 @@ def _alternatives(claims: list[ClaimResult], items: list[Item], arms: list[ArmRe
                          rule.replace(settle=False), False))
     variants.append(("estimator", "the plain mean of the rounds", observations, rule.replace(trims=((0, 0.0),)), False))
     for choice, label, seen, variant, times_only in variants:
-        decisions = _decisions(items, seen, variant, methods)
+        decisions = _decisions(items, seen, variant, plan)
         for claim in measured:
             if times_only and claim.claim.metric:
                 continue  # a metric is the median of its samples whatever the value

@@ -31,6 +31,7 @@ from . import experiment as experiments
 from . import rule as rules
 from .errors import ClaimsFailed, UsageError, VersusError
 from .printable import SafeStream
+from .record import load_session
 from .store import DEFAULT_DB, Store, Target, parse_target
 from .store.postgres import shown
 
@@ -441,7 +442,7 @@ def _advice(store: Store, stopped: int | None, db: str) -> str:
     """What to do after an interrupted `run`: what the state of the session it stopped allows."""
     if stopped is None:
         return "nothing was stored"
-    if store.session(stopped)["status"] == "complete":
+    if load_session(store, stopped).status == "complete":
         return f"session {stopped} is complete and stored; its reports: versus report {stopped}{db}"
     return f"every finished process run of session {stopped} is stored. Continue with: versus run --resume {stopped}{db}"
 
@@ -454,13 +455,12 @@ def _report(args: argparse.Namespace, store: Store | None = None, write_files: b
     changes = getattr(args, "rule", None) or []
     rule = None
     if changes:
-        stored = store.session(args.session)
-        rule = rules.with_overrides(rules.Rule.of(stored.get("plan") or {}), changes)
+        rule = rules.with_overrides(load_session(store, args.session).plan.rule, changes)
     analysis = analyze(store, args.session, rule)
-    folder = report_folder(args.db, analysis.session["id"])
+    folder = report_folder(args.db, analysis.session.id)
     doc = None
     if write_files or args.format == "json" or args.html:  # the HTML page hands it to experiments' report.py
-        doc = document.document(analysis, store.runs(analysis.session["id"]))
+        doc = document.document(analysis, store.runs(analysis.session.id))
     if write_files:
         _write_reports(folder, analysis, doc)
         _write_index(store, args.db)
@@ -505,17 +505,17 @@ def _write_reports(folder: Path, analysis: Any, doc: Any) -> None:
         write_file(folder / "report.md", markdown.render(analysis))
         write_file(folder / "session.json", document.dumps(doc))
     except VersusError as error:
-        raise VersusError(error.message, f"{error.hint}; the session is stored: versus report {analysis.session['id']}"
+        raise VersusError(error.message, f"{error.hint}; the session is stored: versus report {analysis.session.id}"
                           ) from None
     except OSError as error:
         raise VersusError(f"cannot write the report into {folder}: {error.strerror or error}",
                           "free some space or fix the folder's permissions; the session is stored: "
-                          f"versus report {analysis.session['id']}") from None
+                          f"versus report {analysis.session.id}") from None
     try:
         _write_html(folder / "index.html", analysis, doc)
     except Exception as error:  # the session and the other reports are safe: say so, do not stop here
         print(f"versus: note: the HTML report could not be written ({type(error).__name__}: {error}); "
-              f"the session is stored, try: versus report {analysis.session['id']} --html FILE", file=sys.stderr)
+              f"the session is stored, try: versus report {analysis.session.id} --html FILE", file=sys.stderr)
     print(f"versus: report written to {folder}/", file=sys.stderr)
 
 
@@ -529,7 +529,7 @@ def _write_index(store: Store, db: Target) -> None:
     """`versus-results/index.html`: every session of the database, each linking its own page."""
     from .report import html
 
-    listed = [{**entry, "folder": report_folder(db, entry["id"]).name} for entry in store.sessions()]
+    listed = [(entry, report_folder(db, entry.id).name) for entry in store.sessions()]
     html.write_index(_index_path(db), listed)
 
 
@@ -542,11 +542,11 @@ def _sessions(args: argparse.Namespace) -> int:
         print(f"{store.name} has no sessions yet")
         return 0
     for entry in rows:
-        failed = f", {entry['failed']} failed" if entry["failed"] else ""
-        imported = " (imported)" if entry["imported"] else ""
-        print(f"{entry['id']:>4}  {when(entry['created']):<16}  {entry['status']:<11}  {entry['arms']} arms, "
-              f"{entry['runs']} process runs"
-              f"{failed}  {entry['experiments'] or ''}{imported}")
+        failed = f", {entry.failed} failed" if entry.failed else ""
+        imported = " (imported)" if entry.imported else ""
+        print(f"{entry.id:>4}  {when(entry.created):<16}  {entry.status:<11}  {entry.arms} arms, "
+              f"{entry.runs} process runs"
+              f"{failed}  {entry.experiments}{imported}")
     return 0
 
 

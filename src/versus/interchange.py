@@ -21,7 +21,7 @@ from .ingest import versus as versus_document
 from .protocol import SCALE, SampleRecord  # imported values are ns per iteration: stored per SCALE iterations
 from .record import row
 from .report.document import FORMAT, VERSION, document, dumps
-from .store import Leg, Store
+from .store import Leg, Store, StoredRun
 
 
 def import_file(store: Store, path: Path, argv: list[str]) -> int:
@@ -97,15 +97,15 @@ def _insert_versus(store: Store, data: dict[str, Any], checked: versus_document.
 
 def export_json(store: Store, session_id: int | None, target: Path) -> dict[str, Any]:
     analysis = analyze(store, session_id)
-    doc = document(analysis, store.runs(analysis.session["id"]))
+    doc = document(analysis, store.runs(analysis.session.id))
     _write(target, dumps(doc))
     return doc
 
 
 def export_pyperf(store: Store, session_id: int | None, target: Path) -> None:
     analysis = analyze(store, session_id)
-    runs_by_arm: dict[int, list[Any]] = {}
-    for run in store.runs(analysis.session["id"]):
+    runs_by_arm: dict[int, list[StoredRun]] = {}
+    for run in store.runs(analysis.session.id):
         if run.status == "ok":
             runs_by_arm.setdefault(run.arm_id, []).append(run)
     arms = []
@@ -116,7 +116,7 @@ def export_pyperf(store: Store, session_id: int | None, target: Path) -> None:
             measured = [(ns / inner, inner) for _, ns, inner, w in run.samples if not w]
             runs.append((warm, measured))
         arms.append((arm.key, runs))
-    _write(target, json.dumps(pyperf.export(analysis.session.get("host") or {}, arms), indent=1))
+    _write(target, json.dumps(pyperf.export(analysis.session.host, arms), indent=1))
 
 
 def _write(target: Path, text: str) -> None:

@@ -11,7 +11,6 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -46,12 +45,10 @@ def facts_of(samples: Sequence[tuple[int, int, bool]], metrics: Sequence[tuple[s
                  sum(1 for _, _, warm in samples if warm))
 
 
-def stored_value(method: Any, rule: Rule = CURRENT) -> str:
+def stored_value(method_value: str, rule: Rule = CURRENT) -> str:
     """A process run's value for an arm: the rule's, where it names one for every arm, or the `value` of
-    the arm's stored method; arms stored before `value` existed took the median."""
-    if rule.value:
-        return rule.value
-    return str(method.get("value", "median")) if isinstance(method, dict) else "median"
+    the arm's stored method (record.StoredMethod: the median for arms stored before `value` existed)."""
+    return rule.value or method_value
 
 
 Observations = dict[int, dict[int, Facts]]  # arm index → round → facts of its successful run

@@ -18,10 +18,9 @@ def beyond_budget(store: Store, experiments: list[str], budget: float) -> list[s
     need more time than `budget` seconds (or that sit on their bound), in the words of the report."""
     latest: dict[str, int] = {}
     for row in store.sessions():
-        names = str(row.get("experiments") or "").split(",")
-        for name in names:
-            if name in experiments and row.get("status") in ("complete", "interrupted"):
-                latest[name] = int(row["id"])
+        for name in row.experiments.split(","):
+            if name in experiments and row.status in ("complete", "interrupted"):
+                latest[name] = row.id
     lines: list[str] = []
     for session_id in sorted(set(latest.values())):
         try:

@@ -83,7 +83,7 @@ def run_selftest(seconds: float, db: Target | None, trials: int = 0, start: int 
         jobs = []
         for i, arm in enumerate(plan.arms):
             method = plan.methods[arm.experiment_name]
-            jobs.append(Job(arm, store.add_arm(session, i, arm_row(arm, method.model_dump())), method, inner))
+            jobs.append(Job(arm, store.add_arm(session, i, arm_row(arm, method)), method, inner))
         began = time.time()
         # Every trial gets the same rule, whenever it starts: a trial given only the selftest's time
         # left would set aside the items it projects it cannot decide in it, and stop short. No trial

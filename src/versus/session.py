@@ -11,10 +11,8 @@ from __future__ import annotations
 import sys
 import time
 import tomllib
-from typing import Any
 
 from . import judge
-from .arms import ArmId
 from .content import experiment_hash
 from .errors import UsageError, VersusError
 from .executor import Executor
@@ -22,7 +20,20 @@ from .experiment import Experiment
 from .fleet.coordinator import coordinate
 from .host import host_metadata, host_name
 from .plan import Plan
-from .record import Options, arm_row, definitions_of, plan_of, plan_record, runtime_hash, stored_experiments, versus_info
+from .record import (
+    Options,
+    StoredArm,
+    StoredSession,
+    arm_row,
+    definitions_of,
+    load_arms,
+    load_session,
+    plan_of,
+    plan_record,
+    runtime_hash,
+    stored_experiments,
+    versus_info,
+)
 from .rule import Rule
 from .runner import Job, Progress, run_session
 from .scheduler import Budget, Scheduler
@@ -46,28 +57,28 @@ def start(store: Store, options: Options, seed: int, executor: Executor, progres
     jobs = []
     for index, arm in enumerate(plan.arms):
         method = plan.methods[arm.experiment_name]
-        jobs.append(Job(arm, store.add_arm(session_id, index, arm_row(arm, method.model_dump())), method, 0))
+        jobs.append(Job(arm, store.add_arm(session_id, index, arm_row(arm, method)), method, 0))
     _run(store, session_id, plan, jobs, seed, executor, progress, Budget(options.budget, started), {},
          leg=("start", argv))
     return session_id
 
 
-def _runnable(store: Store, session_id: int | None, what: str) -> dict[str, Any]:
+def _runnable(store: Store, session_id: int | None, what: str) -> StoredSession:
     """The session to resume or continue, held for this run; an error for one that cannot be."""
     store.acquire()
     session = resumable(store, session_id, what)
-    store.hold(session["id"])
+    store.hold(session.id)
     return session
 
 
-def _rebuilt(store: Store, session: dict[str, Any], loaded: list[Experiment], what: str) -> tuple[Options, Plan, list[Job]]:
+def _rebuilt(store: Store, session: StoredSession, loaded: list[Experiment], what: str) -> tuple[Options, Plan, list[Job]]:
     options = _options_of(session, what)
     plan = plan_of(options, loaded)
-    stored = store.arms(session["id"])
-    if [a.key for a in plan.arms] != [ArmId(a["experiment"], a["case"], a["variant"], a["runtime"]).key for a in stored]:
-        raise Changed(f"session {session['id']} cannot be {what}d: the runtimes found here differ from its plan",
+    stored = load_arms(store, session.id)
+    if [a.key for a in plan.arms] != [a.arm.key for a in stored]:
+        raise Changed(f"session {session.id} cannot be {what}d: the runtimes found here differ from its plan",
                       "start a new session with `versus run`")
-    jobs = [Job(arm, row_["id"], plan.methods[arm.experiment_name], row_["inner"]) for arm, row_ in zip(plan.arms, stored)]
+    jobs = [Job(arm, row_.id, plan.methods[arm.experiment_name], row_.inner) for arm, row_ in zip(plan.arms, stored)]
     return options, plan, jobs
 
 
@@ -76,15 +87,15 @@ def resume(store: Store, session_id: int | None, executor: Executor, progress: P
     session = _runnable(store, session_id, "resume")
     loaded = stored_experiments(session)
     for experiment in loaded:
-        _warn_if_changed(experiment, session["id"])
+        _warn_if_changed(experiment, session.id)
     options, plan, jobs = _rebuilt(store, session, loaded, "resume")
-    observations, done, walls = _observed(store, session["id"], store.arms(session["id"]), Rule.of(session["plan"]))
+    observations, done, walls = _observed(store, session.id, load_arms(store, session.id), session.plan.rule)
     spent = _spent(store, session)
     budget = Budget(None if options.budget is None else max(0.0, _budget_of(store, session, options) - spent))
-    store.finish_session(session["id"], "running")
-    _run(store, session["id"], plan, jobs, session["seed"], executor, progress, budget, done, observations,
+    store.finish_session(session.id, "running")
+    _run(store, session.id, plan, jobs, session.seed, executor, progress, budget, done, observations,
          leg=("resume", argv if argv is not None else sys.argv), walls=walls)
-    return int(session["id"])
+    return session.id
 
 
 class Changed(UsageError):
@@ -101,51 +112,51 @@ def more(store: Store, session_id: int | None, executor: Executor, progress: Pro
     loaded = _unchanged(session)
     options, plan, jobs = _rebuilt(store, session, loaded, "continue")
     _same_runtimes(store, session, plan)
-    rule = Rule.of(session["plan"])
+    rule = session.plan.rule
     if not rule.sequential:
-        raise Changed(f"session {session['id']} ran its fixed number of processes and was judged once, at that "
+        raise Changed(f"session {session.id} ran its fixed number of processes and was judged once, at that "
                       "size: more rounds would judge it again and break its error rate",
                       "start a new session with --budget: a budgeted session is sequential, and may go on")
     seconds = budget if budget is not None else options.budget
     if seconds is None:
-        raise UsageError(f"session {session['id']} ran without a budget: more rounds need one",
-                         f"give it: versus run --more {session['id']} --budget 30m")
-    observations, done, walls = _observed(store, session["id"], store.arms(session["id"]), rule)
-    store.finish_session(session["id"], "running")
-    _run(store, session["id"], plan, jobs, session["seed"], executor, progress, Budget(seconds, started), done,
+        raise UsageError(f"session {session.id} ran without a budget: more rounds need one",
+                         f"give it: versus run --more {session.id} --budget 30m")
+    observations, done, walls = _observed(store, session.id, load_arms(store, session.id), rule)
+    store.finish_session(session.id, "running")
+    _run(store, session.id, plan, jobs, session.seed, executor, progress, Budget(seconds, started), done,
          observations, leg=("more", argv if argv is not None else sys.argv), walls=walls)
-    return int(session["id"])
+    return session.id
 
 
-def _unchanged(session: dict[str, Any]) -> list[Experiment]:
+def _unchanged(session: StoredSession) -> list[Experiment]:
     """The session's experiments, if and only if their folders' files (experiment.toml and every
     program; content hash) are today what the session ran."""
     loaded = stored_experiments(session)
     for experiment in loaded:
-        definition = session["definitions"][experiment.name]
-        stored = str(definition.get("hash", ""))
+        definition = session.definitions[experiment.name]
+        stored = definition.hash
         if not stored:
-            raise Changed(f"session {session['id']} predates content hashes: whether its programs are today's "
+            raise Changed(f"session {session.id} predates content hashes: whether its programs are today's "
                           "cannot be told", "start a new session with `versus run`")
         today = experiment_hash(experiment.path)
         if today != stored:
-            raise Changed(f"session {session['id']} cannot go on: the files of experiment {experiment.name} "
+            raise Changed(f"session {session.id} cannot go on: the files of experiment {experiment.name} "
                           f"({experiment.path}) changed since it ran (content {stored[:12]} then, "
                           f"{today[:12] or 'unreadable'} now)",
                           "evidence of changed programs is never pooled: start a new session with `versus run`, "
-                          f"or check out the commit it ran ({definition.get('commit') or 'not recorded'})")
+                          f"or check out the commit it ran ({definition.commit or 'not recorded'})")
     return loaded
 
 
-def _same_runtimes(store: Store, session: dict[str, Any], plan: Plan) -> None:
-    for arm, stored in zip(plan.arms, store.arms(session["id"])):
-        then = str((stored.get("runtime_info") or {}).get("hash", ""))
+def _same_runtimes(store: Store, session: StoredSession, plan: Plan) -> None:
+    for arm, stored in zip(plan.arms, load_arms(store, session.id)):
+        then = stored.runtime.hash
         if not then:
-            raise Changed(f"session {session['id']} predates content hashes: whether its runtimes are today's "
+            raise Changed(f"session {session.id} predates content hashes: whether its runtimes are today's "
                           "cannot be told", "start a new session with `versus run`")
         now = runtime_hash(arm)
         if now != then:
-            raise Changed(f"session {session['id']} cannot go on: runtime {arm.runtime.name} changed since it ran "
+            raise Changed(f"session {session.id} cannot go on: runtime {arm.runtime.name} changed since it ran "
                           f"({arm.runtime.jar or arm.runtime.executable}: content {then[:12]} then, {now[:12] or 'missing'} now)",
                           "evidence of a changed runtime is never pooled: start a new session with `versus run`")
 
@@ -156,13 +167,13 @@ def continue_or_start(store: Store, options: Options, seed: int, executor: Execu
     options (the budget aside), or start one where there is none or its programs changed (saying so)."""
     wanted = {k: v for k, v in options.stored().items() if k != "budget"}
     for entry in reversed(store.sessions()):
-        session = store.session(entry["id"])
-        if session["imported"] or session["unreadable"]:  # history, or a session no run can go on with
+        session = load_session(store, entry.id)
+        if session.imported or session.unreadable:  # history, or a session no run can go on with
             continue
-        if {k: v for k, v in session["options"].items() if k != "budget"} != wanted:
+        if {k: v for k, v in session.options.items() if k != "budget"} != wanted:
             continue
         try:
-            return more(store, session["id"], executor, progress, options.budget, argv)
+            return more(store, session.id, executor, progress, options.budget, argv)
         except Changed as error:
             store.release()
             print(f"versus: note: {error.message}; a new session starts", file=sys.stderr)
@@ -173,7 +184,7 @@ def continue_or_start(store: Store, options: Options, seed: int, executor: Execu
     return start(store, options, seed, executor, progress, argv)
 
 
-def resumable(store: Store, session_id: int | None, what: str = "resume") -> dict[str, Any]:
+def resumable(store: Store, session_id: int | None, what: str = "resume") -> StoredSession:
     """The session `--resume [N]` (or, `what` "continue", `--more [N]`) means, when it can be run
     again; else a UsageError that says why. A complete session is resumed no more: it may go on."""
     if session_id is None:  # the newest session run here: an imported one is never a default
@@ -181,40 +192,40 @@ def resumable(store: Store, session_id: int | None, what: str = "resume") -> dic
         if session_id is None:
             raise UsageError(f"{store.name} has no session that was run here to {what} (imported sessions are "
                              "history, never resumed)", "start a new one with `versus run EXPERIMENT`")
-    session = store.session(session_id)
-    if session["imported"]:
+    session = load_session(store, session_id)
+    if session.imported:
         # Its options, status and definitions came from a file: data to report, never a plan to run.
-        raise UsageError(f"session {session['id']} was imported from {session['imported']}: an imported session "
+        raise UsageError(f"session {session.id} was imported from {session.imported}: an imported session "
                          f"is never {what}d, whatever its file says", "start a new one with `versus run EXPERIMENT`")
-    if session["unreadable"]:
-        raise UsageError(f"session {session['id']} cannot be {what}d: {session['lacks']}",
+    if session.unreadable:
+        raise UsageError(f"session {session.id} cannot be {what}d: {session.lacks}",
                          "report it with `versus report`; start a new one with `versus run`")
-    if what == "resume" and session["status"] == "complete":
-        raise UsageError(f"session {session['id']} is already complete",
-                         f"go on with more rounds: versus run --more {session['id']} --budget 30m, "
+    if what == "resume" and session.status == "complete":
+        raise UsageError(f"session {session.id} is already complete",
+                         f"go on with more rounds: versus run --more {session.id} --budget 30m, "
                          "or start a new one with `versus run`")
-    if session["options"].get("import") or session["options"].get("selftest"):
-        raise UsageError(f"session {session['id']} was imported or is a selftest: there is nothing to {what}",
+    if session.options.get("import") or session.options.get("selftest"):
+        raise UsageError(f"session {session.id} was imported or is a selftest: there is nothing to {what}",
                          "start a new one with `versus run`")
-    if not session["definitions"]:
-        raise UsageError(f"session {session['id']} predates stored definitions and cannot be {what}d",
+    if not session.definitions:
+        raise UsageError(f"session {session.id} predates stored definitions and cannot be {what}d",
                          "start a new one with `versus run`")
     return session
 
 
-def _options_of(session: dict[str, Any], what: str = "resume") -> Options:
+def _options_of(session: StoredSession, what: str = "resume") -> Options:
     try:
-        return Options(**{k: v for k, v in session["options"].items() if k in Options.__dataclass_fields__})
+        return session.options_of()
     except TypeError:  # an option it needs is not stored
-        raise UsageError(f"session {session['id']} stored no complete options and cannot be {what}d",
+        raise UsageError(f"session {session.id} stored no complete options and cannot be {what}d",
                          "start a new one with `versus run`") from None
 
 
 def resume_dry_run(store: Store, session_id: int | None) -> str:
     """`versus run --resume [N] --dry-run`: the plan of the session that would be resumed, not a new one."""
     session = resumable(store, session_id)
-    stored = len(store.runs(session["id"]))
-    return (f"versus run --resume {session['id']} (dry run): session {session['id']} ({session['status']}) has "
+    stored = len(store.runs(session.id))
+    return (f"versus run --resume {session.id} (dry run): session {session.id} ({session.status}) has "
             f"{stored} process runs stored and goes on with its own plan:\n"
             + dry_run(store, _options_of(session), stored_experiments(session)))
 
@@ -230,13 +241,13 @@ def _warn_if_changed(experiment: Experiment, session_id: int) -> None:
               "stored with the session", file=sys.stderr)
 
 
-def _observed(store: Store, session_id: int, stored: list[dict[str, Any]],
+def _observed(store: Store, session_id: int, stored: list[StoredArm],
               rule: Rule) -> tuple[judge.Observations, dict[int, set[int]], dict[int, list[int]]]:
     """What the stored runs tell a continued session's scheduler: each arm's facts by round, its rounds
     done, and its wall times (what a round of it costs: a --more leg that did not know them priced every
     arm it had not run yet at the median of the ones it had, and never went back to condvar's 0.4 s
     arms)."""
-    index_of = {row_["id"]: i for i, row_ in enumerate(stored)}
+    index_of = {row_.id: i for i, row_ in enumerate(stored)}
     observations: judge.Observations = {}
     done: dict[int, set[int]] = {i: set() for i in range(len(stored))}
     walls: dict[int, list[int]] = {}
@@ -247,27 +258,27 @@ def _observed(store: Store, session_id: int, stored: list[dict[str, Any]],
         if run.status == "ok":
             observations.setdefault(arm, {})[run.round] = judge.facts_of(
                 [(ns, inner, warm) for _, ns, inner, warm in run.samples], [(n, v) for n, v, _ in run.metrics], run.wall_ns,
-                judge.stored_value(stored[arm].get("method"), rule))
+                judge.stored_value(stored[arm].method.value, rule))
     return observations, done, walls
 
 
-def _budget_leg(store: Store, session: dict[str, Any]) -> int:
+def _budget_leg(store: Store, session: StoredSession) -> int:
     """The leg whose budget a resume finishes: the latest that started or continued the session."""
-    legs = [leg for leg in store.legs(session["id"]) if leg.kind in ("start", "more")]
+    legs = [leg for leg in store.legs(session.id) if leg.kind in ("start", "more")]
     return legs[-1].number if legs else 0
 
 
-def _budget_of(store: Store, session: dict[str, Any], options: Options) -> float:
+def _budget_of(store: Store, session: StoredSession, options: Options) -> float:
     number = _budget_leg(store, session)
-    leg = next((g for g in store.legs(session["id"]) if g.number == number), None)
+    leg = next((g for g in store.legs(session.id) if g.number == number), None)
     return float(leg.budget) if leg is not None and leg.budget is not None else float(options.budget or 0.0)
 
 
-def _spent(store: Store, session: dict[str, Any]) -> float:
+def _spent(store: Store, session: StoredSession) -> float:
     """Budget spent by the legs since the one being finished started (the whole session before legs)."""
     number = _budget_leg(store, session)
-    since = next((g.started for g in store.legs(session["id"]) if g.number == number), session["created"])
-    runs = [r for r in store.runs(session["id"]) if r.leg >= number]
+    since = next((g.started for g in store.legs(session.id) if g.number == number), session.created or 0.0)
+    runs = [r for r in store.runs(session.id) if r.leg >= number]
     return max((r.started + r.wall_ns / 1e9 for r in runs), default=since) - since
 
 
@@ -275,7 +286,7 @@ def _run(store: Store, session_id: int, plan: Plan, jobs: list[Job], seed: int, 
          progress: Progress | None, budget: Budget, done: dict[int, set[int]],
          observations: judge.Observations | None = None, leg: tuple[str, list[str]] = ("start", []),
          walls: dict[int, list[int]] | None = None) -> None:
-    rule = Rule.of(store.session(session_id)["plan"])  # judged as analyze will judge it
+    rule = load_session(store, session_id).plan.rule  # judged as analyze will judge it
     kind, argv = leg
     number = store.new_leg(session_id, kind, argv, host_name(), budget.seconds, versus_info())
     # each leg its own order of arms within rounds: a continued session does not replay its first leg's
@@ -312,7 +323,7 @@ def _finish_leg(store: Store, session_id: int, number: int, reason: str) -> None
 
 def _record_stop(store: Store, session_id: int, reason: str) -> None:
     try:
-        store.update_plan(session_id, {**store.session(session_id)["plan"], "stopped": reason})
+        store.update_plan(session_id, load_session(store, session_id).plan.with_stopped(reason))
     except VersusError:
         pass
 

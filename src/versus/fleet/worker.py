@@ -16,11 +16,10 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from .. import __version__
 from .. import experiment as experiments
-from ..arms import ArmId
 from ..content import experiment_hash
 from ..drivers import Driver, driver_for
 from ..errors import UsageError, VersusError
@@ -29,7 +28,7 @@ from ..experiment import Experiment, Method
 from ..host import host_metadata
 from ..paths import SELFTEST_PROGRAM
 from ..paths import experiments as experiments_folder
-from ..record import Options, plan_of, stored_experiments, versus_info
+from ..record import StoredSession, load_arms, load_session, plan_of, stored_experiments, versus_info
 from ..runner import Job, run_one
 from ..store import Store
 from ..store.work import LEASE_GRACE, WorkItem, WorkQueue
@@ -96,41 +95,40 @@ class Worker:
 
     # enlisting ----------------------------------------------------------------------------------
     def enlist(self, session_id: int) -> Joined:
-        session = self.store.session(session_id)
-        planned_by = str((session.get("versus") or {}).get("version", ""))
+        session = load_session(self.store, session_id)
+        planned_by = str(session.versus.get("version", ""))
         if planned_by != __version__:
             raise UsageError(f"session {session_id} was planned by versus {planned_by or '(unknown)'}; "
                              f"this worker is versus {__version__}",
                              f"install versus {planned_by} on this host (every host of a session runs the same "
                              "versus), then start the worker again")
         joined = Joined()
-        stored = self.store.arms(session_id)
+        stored = load_arms(self.store, session_id)
         try:
             loaded, missing = self._experiments(session)
-            fields = {k: v for k, v in session["options"].items() if k in Options.__dataclass_fields__}
-            options = Options(**{"experiments": [], **fields})  # a selftest's trial stores no experiments list
+            options = session.options_of(required=False)  # a selftest's trial stores no experiments list
             plan = plan_of(options, loaded) if loaded else None
         except VersusError as error:
-            plan, missing = None, {name: error.message for name in session["definitions"]}
+            plan, missing = None, {name: error.message for name in session.definitions}
         arms = {arm.key: arm for arm in plan.arms} if plan else {}
         for row in stored:
-            key = ArmId(row["experiment"], row["case"], row["variant"], row["runtime"]).key
-            arm = arms.get(key)
-            if row["experiment"] in missing:
-                joined.notes[row["id"]] = missing[row["experiment"]]
+            arm = arms.get(row.arm.key)
+            if row.arm.experiment in missing:
+                joined.notes[row.id] = missing[row.arm.experiment]
             elif arm is None:
-                joined.notes[row["id"]] = f"{row['runtime']} is not found or fetchable on this host"
+                joined.notes[row.id] = f"{row.arm.runtime} is not found or fetchable on this host"
             else:
                 try:
                     self._driver(arm.driver).prepare(arm, self.executor)
                 except VersusError as error:
-                    joined.notes[row["id"]] = f"prepare: {error.message}"
+                    joined.notes[row.id] = f"prepare: {error.message}"
                     continue
                 except Exception as error:  # a bug in a driver costs this host the arm, not the worker
-                    joined.notes[row["id"]] = f"internal error preparing {arm.driver}: {type(error).__name__}: {error}"
+                    joined.notes[row.id] = f"internal error preparing {arm.driver}: {type(error).__name__}: {error}"
                     continue
-                method = Method.model_validate(row["method"]) if row["method"] else plan.methods[arm.experiment_name]  # type: ignore[union-attr]
-                joined.jobs[row["id"]] = Job(arm, row["id"], method, int(row["inner"] or 0))
+                method = (Method.model_validate(dict(row.method.stored)) if row.method.stored
+                          else plan.methods[arm.experiment_name])  # type: ignore[union-attr]
+                joined.jobs[row.id] = Job(arm, row.id, method, row.inner)
                 joined.lease = max(joined.lease, method.timeout + LEASE_GRACE)
         self.store.add_host(session_id, self.name, host_metadata(), versus_info())
         self.queue.enlist(self.worker_id, session_id, set(joined.jobs), joined.notes)
@@ -138,19 +136,19 @@ class Worker:
                  + (f"; not: {_first(joined.notes)}" if joined.notes else ""))
         return joined
 
-    def _experiments(self, session: dict[str, Any]) -> tuple[list[Experiment], dict[str, str]]:
+    def _experiments(self, session: StoredSession) -> tuple[list[Experiment], dict[str, str]]:
         """The session's experiments with this host's folders, where their files are the session's."""
         loaded, missing = [], {}
         for experiment in stored_experiments(session):
-            definition = session["definitions"][experiment.name]
-            wanted = str(definition.get("hash", ""))
+            definition = session.definitions[experiment.name]
+            wanted = definition.hash
             folder = self._folder(experiment, wanted)
             if folder is None:
                 missing[experiment.name] = (
                     f"this host has no experiment {experiment.name} with the session's files (content {wanted[:12]}): "
-                    f"check out the commit the session ran ({definition.get('commit') or 'not recorded'})")
+                    f"check out the commit the session ran ({definition.commit or 'not recorded'})")
                 continue
-            loaded.append(experiments.from_raw(experiment.raw, folder, f"session {session['id']}: {experiment.name}"))
+            loaded.append(experiments.from_raw(experiment.raw, folder, f"session {session.id}: {experiment.name}"))
         return loaded, missing
 
     @staticmethod

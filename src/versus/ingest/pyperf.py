@@ -2,6 +2,7 @@
 run's `loops` (× `inner_loops`) the iterations one value stands for."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .imported import ImportedArm, value
@@ -30,7 +31,7 @@ def parse(data: dict[str, Any]) -> list[ImportedArm]:
     return arms
 
 
-def export(host: dict[str, Any], arms: list[tuple[str, list[tuple[list[tuple[float, int]], list[tuple[float, int]]]]]]
+def export(host: Mapping[str, object], arms: list[tuple[str, list[tuple[list[tuple[float, int]], list[tuple[float, int]]]]]]
            ) -> dict[str, Any]:
     """A pyperf suite: one benchmark per arm (its key, swept parameters included), one run per successful
     process run; values in seconds per iteration with the run's real loop count."""

@@ -21,6 +21,7 @@ from typing import Any
 
 from .. import judge, stats, units
 from ..errors import UsageError
+from ..record import StoredMethod, StoredPlan
 from ..rule import Rule
 from ..verdict import Verdict
 from .stored import REPORT_HINT, Values, read_report, rounds, start_of
@@ -135,7 +136,7 @@ def rule_of(doc: Mapping[str, Any]) -> Rule:
 def arm_values(arm: Mapping[str, Any], metric: str, rule: Rule) -> Values:
     """Round → (value, warmup) of each successful process run in a report's arm, from its raw samples,
     with the per-process value the rule (or the arm's method) names, as the analysis takes it."""
-    value = judge.stored_value(arm.get("method"), rule)
+    value = judge.stored_value(StoredMethod.of(arm.get("method")).value, rule)
     out: Values = {}
     for run in arm.get("runs") or []:
         if run.get("status") != "ok":
@@ -199,7 +200,7 @@ def across(paths: list[Path]) -> Across:
             differ = differ or (rule is not None and own != rule)
             rule = rule or own
             arms = {arm["key"]: arm for arm in doc["arms"]}
-            plan = (doc.get("session") or {}).get("plan") or {}
+            plan = StoredPlan.of((doc.get("session") or {}).get("plan"))
             for claim in doc["claims"]:
                 key = (str(claim["experiment"]), str(claim["id"]))
                 verdicts.setdefault(key, ["-"] * (index - 1)).append(str(claim["verdict"]))

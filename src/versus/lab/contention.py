@@ -23,6 +23,7 @@ from pathlib import Path
 from ..analyze import analyze
 from ..contention import Contention
 from ..errors import UsageError
+from ..record import load_session
 from .stored import open_store, pair_rounds, session_rule, start_of
 
 USE_R2 = 0.1  # explains a tenth of the per-round variance: adjusting would cut the SD by ≥ 5%
@@ -102,11 +103,11 @@ def contention(paths: list[Path]) -> str:
     by_experiment: dict[tuple[str, str], Pooled] = {}
     recorded = total = 0
     for store in stores:
-        stored = store.session(None)
-        plan = stored.get("plan") or {}
+        stored = load_session(store)
+        plan = stored.plan
         rule = session_rule(plan, [])
-        analysis = analyze(store, stored["id"], rule)
-        runs = {(run.arm_id, run.round): run for run in store.runs(stored["id"])}
+        analysis = analyze(store, stored.id, rule)
+        runs = {(run.arm_id, run.round): run for run in store.runs(stored.id)}
         total += len(runs)
         recorded += sum(1 for run in runs.values() if run.contention is not None)
         for claim in analysis.claims:

@@ -29,6 +29,7 @@ from .. import judge, stats
 from ..analyze import analyze
 from ..errors import UsageError
 from ..items import Item, items_of
+from ..record import load_session
 from ..rule import CURRENT, Rule, with_overrides
 from ..verdict import Verdict
 from . import claimset
@@ -80,7 +81,7 @@ def collect(paths: list[Path], rule: Rule) -> tuple[dict[tuple[str, str], Pooled
     initial, spent = [], []
     for path in paths:
         analysis = analyze(open_store(path), None, rule)
-        plan = analysis.session.get("plan") or {}
+        plan = analysis.session.plan
         spent.append(sum(p.wall_ns / 1e9 for a in analysis.arms for p in a.processes))
         initial.append(sum(initial_of(plan, a.id.experiment, rule) * statistics.median(p.wall_ns / 1e9 for p in a.processes)
                            for a in analysis.arms if a.processes))
@@ -130,7 +131,7 @@ def feasibility(paths: list[Path], changes: list[str], alpha_times: float | None
     for path in paths:  # every database is there before any is analysed
         open_store(path)
     # the rule the sessions were judged by (the first one's: a legacy session's own), or another with --rule
-    rule = with_overrides(Rule.of(open_store(paths[0]).session(None).get("plan") or {}), changes)
+    rule = with_overrides(load_session(open_store(paths[0])).plan.rule, changes)
     pooled, walls, initial, spent = collect(paths, rule)
     claims: dict[str, list[tuple[Pooled, Cost]]] = {}
     for (claim, _), pair in pooled.items():

@@ -92,7 +92,7 @@ def noise(path: Path, session: int | None, baseline: str | None = None, samples:
     first: dict[str, float] = {}
     later: dict[str, float] = {}
     for arm in analysis.arms:
-        own = int(arm.method.get("processes", 0))
+        own = (arm.method.processes or 0)
         for process in arm.processes:
             spent = first if process.round < own else later
             spent[arm.id.experiment] = spent.get(arm.id.experiment, 0.0) + process.wall_ns / 1e9
@@ -124,7 +124,7 @@ def claim_spreads(analysis: Analysis) -> list[tuple[str, str, str, int, float]]:
         for judged in claim.instances:
             if judged.denominator is None:
                 continue
-            first = int(judged.numerator.method.get("processes", 0))
+            first = (judged.numerator.method.processes or 0)
             ratios = _ratios(_values(judged.numerator, judged.item.metric, first),
                              _values(judged.denominator, judged.item.metric, first))
             if len(ratios) >= 2:
@@ -193,7 +193,7 @@ def _taken(arm: ArmResult, way: Callable[[Sequence[float]], float], before: int)
 
 
 def _spread(top: ArmResult, bottom: ArmResult, way: Callable[[Sequence[float]], float]) -> float | None:
-    first = int(top.method.get("processes", 0))
+    first = (top.method.processes or 0)
     ratios = _ratios(_taken(top, way, first), _taken(bottom, way, first))
     return statistics.stdev(ratios) if len(ratios) >= 2 else None
 

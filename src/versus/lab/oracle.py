@@ -27,6 +27,7 @@ from .. import judge, stats
 from ..analyze import Analysis, analyze
 from ..errors import UsageError
 from ..items import items_of
+from ..record import load_session
 from ..rule import Rule
 from ..verdict import Verdict
 from . import claimset
@@ -119,24 +120,24 @@ def oracle(path: Path, session: int | None, changes: list[str], truths: list[Pat
     for other in truths or []:
         open_store(other)  # every database is there before any is analysed
     store = open_store(path)
-    stored = store.session(session)
-    plan = stored.get("plan") or {}
-    if not plan.get("budget"):
-        raise UsageError(f"session {stored['id']} ran without a budget: the oracle asks what its budget allowed",
+    stored = load_session(store, session)
+    plan = stored.plan
+    if not plan.budget:
+        raise UsageError(f"session {stored.id} ran without a budget: the oracle asks what its budget allowed",
                          "give a session of `make run` (or of `versus run --budget`)")
     rule = session_rule(plan, changes)
-    analysis = analyze(store, stored["id"], rule)
+    analysis = analyze(store, stored.id, rule)
     if not any(claim.instances for claim in analysis.claims):
-        raise UsageError(f"session {stored['id']} measured no claim: the oracle weighs a run's claims",
+        raise UsageError(f"session {stored.id} measured no claim: the oracle weighs a run's claims",
                          "give a session of `make run`; `versus sessions --db DB` lists them")
-    runs = store.runs(stored["id"])
+    runs = store.runs(stored.id)
     walls = sum(r.wall_ns for r in runs) / 1e9
-    end = max((r.started + r.wall_ns / 1e9 for r in runs), default=float(stored["created"]))
+    end = max((r.started + r.wall_ns / 1e9 for r in runs), default=float(stored.created or 0.0))
     # A session continued with --more had each leg's budget and the time its legs ran, not the time
     # between them; a --resume leg goes on within the budget of the leg it resumes.
-    legs = store.legs(stored["id"])
-    budget = sum(g.budget for g in legs if g.kind != "resume" and g.budget) or float(plan["budget"])
-    spans = sum((g.finished or end) - g.started for g in legs) if len(legs) > 1 else end - float(stored["created"])
+    legs = store.legs(stored.id)
+    budget = sum(g.budget for g in legs if g.kind != "resume" and g.budget) or float(plan.budget)
+    spans = sum((g.finished or end) - g.started for g in legs) if len(legs) > 1 else end - float(stored.created or 0.0)
     setup = max(0.0, spans - walls)
     # what the run's design spends before it chooses (every arm's first round, or before the scheduler
     # chose, all its processes), at what it really cost; an arm that did not get all of them owes the rest
@@ -162,11 +163,11 @@ def oracle(path: Path, session: int | None, changes: list[str], truths: list[Pat
         chosen.append(claim)
         total += cost
     verdicts = {f"{c.experiment} {c.claim.id}": c.verdict for c in analysis.claims if c.instances}
-    return Oracle(int(stored["id"]), rule, budget, setup, first, pairs, order, chosen, verdicts)
+    return Oracle(stored.id, rule, budget, setup, first, pairs, order, chosen, verdicts)
 
 
 def _pairs(analysis: Analysis, rule: Rule, pooled: Mapping[tuple[str, str], Pooled]) -> list[Pair]:
-    plan = analysis.session.get("plan") or {}
+    plan = analysis.session.plan
     shares = judge.Shares.of(items_of(analysis.arms, analysis.experiments), rule)
     out = []
     for claim in analysis.claims:

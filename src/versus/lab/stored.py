@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +14,7 @@ from typing import Any
 from .. import judge
 from ..analyze import ArmResult, Judged, ProcessFacts
 from ..errors import UsageError
+from ..record import StoredPlan
 from ..rule import Rule, with_overrides
 from ..store import Store
 
@@ -109,19 +110,14 @@ def pair_rounds(judged: Judged, start: int, rule: Rule) -> Rounds | None:
     return rounds(top, bottom, start, rule)
 
 
-def start_of(plan: Mapping[str, Any], experiment: str, rule: Rule) -> int:
+def start_of(plan: StoredPlan, experiment: str, rule: Rule) -> int:
     """The rounds every arm of an experiment ran before its first look (its method's `processes`)."""
-    method = (plan.get("methods") or {}).get(experiment)
-    return int(method.get("processes", rule.first_look)) if isinstance(method, dict) else rule.first_look
+    return plan.first_look(experiment, rule)
 
 
-def initial_of(plan: Mapping[str, Any], experiment: str, rule: Rule) -> int:
-    """The rounds every arm of an experiment ran before the scheduler chose (`Scheduler.initial_of`):
-    one in a budgeted session that stored "initial_rounds"; all of `start_of` in one without a budget
-    and in sessions stored before the scheduler took the first looks cheapest first."""
-    start = start_of(plan, experiment, rule)
-    initial = plan.get("initial_rounds")
-    return min(start, int(initial)) if isinstance(initial, int) and initial > 0 else start
+def initial_of(plan: StoredPlan, experiment: str, rule: Rule) -> int:
+    """The rounds every arm of an experiment ran before the scheduler chose (StoredPlan.initial_of)."""
+    return plan.initial_of(experiment, rule)
 
 
 def round_seconds(arm: ArmResult) -> float:
@@ -130,6 +126,6 @@ def round_seconds(arm: ArmResult) -> float:
     return statistics.median(walls) if walls else 0.0
 
 
-def session_rule(plan: Mapping[str, Any], changes: list[str]) -> Rule:
+def session_rule(plan: StoredPlan, changes: list[str]) -> Rule:
     """A stored session's own rule, with `--rule KEY=VALUE` changes."""
-    return with_overrides(Rule.of(plan), changes)
+    return with_overrides(plan.rule, changes)

@@ -14,6 +14,7 @@ from .. import stats
 from ..analyze import Analysis, ArmResult, Judged
 from ..printable import json_safe
 from ..stats import ArmSummary, Interval
+from ..store import StoredRun
 
 FORMAT = "versus.session"
 VERSION = 2
@@ -35,7 +36,8 @@ def _arm(arm: ArmResult, runs: dict[int, list[dict[str, Any]]]) -> dict[str, Any
     pooled = arm.pooled
     return {
         "key": arm.key, "experiment": arm.id.experiment, "case": arm.id.case, "variant": arm.id.variant,
-        "runtime": arm.id.runtime, "runtime_info": arm.info, "params": arm.param_map, "method": arm.method,
+        "runtime": arm.id.runtime, "runtime_info": arm.runtime.stored, "params": arm.param_map,
+        "method": arm.method.stored,
         "processes_ok": arm.ok_runs, "processes_failed": arm.failed_runs, "unit": "ns per iteration",
         "estimate": _summary(arm.summary),
         "statistics": {"median": float(sorted(pooled)[len(pooled) // 2]) if pooled else None,
@@ -64,7 +66,7 @@ def _decision(judged: Judged) -> dict[str, Any]:
     return shown
 
 
-def _runs(analysis: Analysis, store_runs: list[Any]) -> dict[int, list[dict[str, Any]]]:
+def _runs(analysis: Analysis, store_runs: list[StoredRun]) -> dict[int, list[dict[str, Any]]]:
     by_arm: dict[int, list[dict[str, Any]]] = {}
     for run in store_runs:
         entry = {
@@ -79,15 +81,15 @@ def _runs(analysis: Analysis, store_runs: list[Any]) -> dict[int, list[dict[str,
     return by_arm
 
 
-def document(analysis: Analysis, store_runs: list[Any]) -> dict[str, Any]:
-    session = analysis.session
+def document(analysis: Analysis, store_runs: list[StoredRun]) -> dict[str, Any]:
+    session = analysis.session.to_dict()
     runs = _runs(analysis, store_runs)
     keep = ("id", "created", "finished", "status", "seed", "argv", "options", "plan", "versus", "lacks")
     return clean({
         "format": FORMAT, "version": VERSION,
-        "session": {k: session.get(k) for k in keep},
+        "session": {k: session[k] for k in keep},
         "host": session["host"],
-        "definitions": session.get("definitions", {}),
+        "definitions": session["definitions"],
         "delta": analysis.delta, "alpha": analysis.rule.alpha, "sequential": analysis.sequential,
         "rule": analysis.rule.to_dict(), "stopped": analysis.stopped,
         "arms": [_arm(a, runs) for a in analysis.arms],

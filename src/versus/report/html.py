@@ -24,12 +24,11 @@ import datetime
 import hashlib
 import html
 import importlib.util
-import json
 import math
 import re
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -39,6 +38,8 @@ from ..analyze import Analysis, ArmResult, ClaimResult, Judged
 from ..errors import VersusError
 from ..files import write_file
 from ..printable import printable
+from ..record import StoredRuntime
+from ..store import SessionEntry
 from . import figures, tables
 from .document import document
 from .tables import Table
@@ -70,12 +71,12 @@ def write(target: Path, analysis: Analysis, doc: dict[str, Any] | None) -> None:
     except OSError as error:
         raise VersusError(f"cannot write the HTML report {target}: {error.strerror or error}",
                           "give --html a path in a folder you can write; the session is stored: "
-                          f"versus report {analysis.session['id']} --html FILE") from None
+                          f"versus report {analysis.session.id} --html FILE") from None
 
 
 def render(analysis: Analysis, doc: dict[str, Any] | None = None) -> str:
     session = analysis.session
-    title = f"versus session {session['id']}"
+    title = f"versus session {session.id}"
     experiments = list(dict.fromkeys(a.id.experiment for a in analysis.arms))
     body = [_masthead(analysis, experiments), _contents(analysis, experiments), _claims(analysis),
             _experiments(analysis, experiments), _warmup(analysis, experiments), _failures_and_setup(analysis),
@@ -111,7 +112,7 @@ def _masthead(analysis: Analysis, experiments: list[str]) -> str:
     facts = (f"{len(experiments)} experiment{'s' if len(experiments) != 1 else ''} · {len(analysis.arms)} arms · "
              f"{runs} process runs" + (f" · {len(analysis.failed)} failed" if analysis.failed else ""))
     lines = "".join(f"<li>{_e(line)}</li>" for line in tables.header_lines(analysis))
-    return (f'<header class="masthead"><p class="kicker">versus · session {_e(session["id"])} · '
+    return (f'<header class="masthead"><p class="kicker">versus · session {_e(session.id)} · '
             f'{_e(", ".join(experiments) or "no arms")}</p>'
             f"<h1>{_e(_headline(analysis))}</h1><p class=\"facts\">{_e(facts)}</p>"
             f'<div class="chips">{chips}</div><ul class="header-lines">{lines}</ul></header>')
@@ -165,7 +166,7 @@ def _claims(analysis: Analysis) -> str:
 
 
 def _budget_note(analysis: Analysis) -> str:
-    budget = (analysis.session.get("plan") or {}).get("budget")
+    budget = analysis.session.plan.budget
     undecided = [c for c in analysis.claims if c.verdict == "inconclusive"]
     if not budget and not analysis.stopped:
         return ""
@@ -471,32 +472,30 @@ def _failed(analysis: Analysis) -> str:
             f"</thead><tbody>{''.join(rows)}</tbody></table>")
 
 
-def reproduce_command(session: dict[str, Any]) -> str:
-    """The command that runs the session again, with its seed: `versus run … --seed N`."""
-    argv = [str(a) for a in session.get("argv") or []]
-    options = session.get("options") or {}
+def reproduce_command(argv: Sequence[str], seed: int, options: Mapping[str, object] | None = None) -> str:
+    """The command that runs a session again (its argv, seed and options), with its seed: `versus run … --seed N`."""
+    options = options or {}
     if options.get("import"):
         return f"versus import {options.get('file', 'FILE')}"
-    args = argv[1:] if argv and Path(argv[0]).name in ("versus", "__main__.py", "-m") else argv
+    args = list(argv[1:] if argv and Path(argv[0]).name in ("versus", "__main__.py", "-m") else argv)
     if not args:
         return ""
     if not any(a == "--seed" or a.startswith("--seed=") for a in args) and "--resume" not in args:
-        args += ["--seed", str(session.get("seed", 0))]
+        args += ["--seed", str(seed)]
     return shlex.join(["versus", *args])
 
 
 def _reproduce(analysis: Analysis) -> str:
     session = analysis.session
-    made = session.get("versus") or {}
-    command = reproduce_command(session)
-    definitions = session.get("definitions") or {}
-    commits = ", ".join(f"{name} at {spec.get('commit') or 'an unknown commit'}" for name, spec in definitions.items()
-                        if isinstance(spec, dict) and "raw" in spec)
-    items = [("seed", str(session.get("seed", ""))),
+    made = session.versus
+    command = reproduce_command(session.argv, session.seed, session.options)
+    commits = ", ".join(f"{name} at {spec.commit or 'an unknown commit'}" for name, spec in session.definitions.items()
+                        if spec.real)
+    items = [("seed", str(session.seed)),
              ("versus", f"{made.get('version', '?')} at commit {made.get('commit') or 'unknown'}" if made else "unknown"),
              ("experiments as run", commits or "not stored with this session"),
-             ("started", _when(session.get("created"))), ("finished", _when(session.get("finished"))),
-             ("status", str(session.get("status", "")))]
+             ("started", _when(session.created)), ("finished", _when(session.finished)),
+             ("status", session.status)]
     if analysis.stopped:
         items.append(("stopped because", analysis.stopped))
     facts = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in items)
@@ -505,39 +504,43 @@ def _reproduce(analysis: Analysis) -> str:
 
 
 def _host(analysis: Analysis) -> str:
-    host = analysis.session.get("host") or {}
+    host = analysis.session.host
     if not host:
         return "<h3>Host</h3><p>Not recorded (an imported session).</p>"
     order = ["cpu", "cores", "load", "governor", "kernel", "os", "memory_gb", "python", "hostname"]
     keys = [k for k in order if k in host] + [k for k in host if k not in order]
-    facts = "".join(f"<dt>{_e(k)}</dt><dd>{_e(' '.join(map(str, host[k])) if isinstance(host[k], list) else host[k])}</dd>"
-                    for k in keys)
+    facts = "".join(f"<dt>{_e(k)}</dt><dd>{_e(_shown(host[k]))}</dd>" for k in keys)
     return f"<h3>Host</h3><dl>{facts}</dl>"
 
 
+def _shown(value: object) -> object:
+    """A recorded host detail: a list (the load averages) as its items."""
+    return " ".join(map(str, value)) if isinstance(value, list) else value
+
+
 def _runtimes(analysis: Analysis) -> str:
-    seen: dict[str, dict[str, Any]] = {}
+    seen: dict[str, StoredRuntime] = {}
     for arm in analysis.arms:
-        seen.setdefault(arm.id.runtime, arm.info)
+        seen.setdefault(arm.id.runtime, arm.runtime)
     rows = []
     for name, info in seen.items():
-        flags = " ".join(info.get("flags") or [])
-        where = info.get("jar") or info.get("executable") or ""
-        rows.append(f"<tr><td>{_e(name)}</td><td>{_e(info.get('family', ''))}</td><td>{_e(info.get('version', ''))}</td>"
-                    f"<td>{_e(flags)}</td><td>{_e(info.get('jdk_version', ''))}</td><td>{_e(info.get('impl', ''))}</td>"
-                    f"<td><code>{_e(where)}</code></td><td>{_e(info.get('source', ''))}</td></tr>")
+        flags = " ".join(info.flags)
+        where = info.shown("jar") or info.shown("executable")
+        rows.append(f"<tr><td>{_e(name)}</td><td>{_e(info.family)}</td><td>{_e(info.version)}</td>"
+                    f"<td>{_e(flags)}</td><td>{_e(info.jdk_version)}</td><td>{_e(info.shown('impl'))}</td>"
+                    f"<td><code>{_e(where)}</code></td><td>{_e(info.shown('source'))}</td></tr>")
     return ('<h3>Runtimes</h3><table class="runtimes sortable"><thead><tr><th>runtime</th><th>family</th>'
             "<th>version</th><th>flags</th><th>JDK</th><th>implementation</th><th>executable or jar</th><th>source</th>"
             f"</tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
 
 def _methods(analysis: Analysis) -> str:
-    methods = ((analysis.session.get("plan") or {}).get("methods") or {})
+    methods = analysis.session.plan.methods
     if not methods:
         return ""
     keys = ["processes", "warmup", "samples", "inner", "timeout"]
-    rows = "".join(f"<tr><td>{_e(name)}</td>" + "".join(f"<td>{_e(m.get(k, ''))}</td>" for k in keys) + "</tr>"
-                   for name, m in methods.items() if isinstance(m, dict))
+    rows = "".join(f"<tr><td>{_e(name)}</td>" + "".join(f"<td>{_e(m.stored.get(k, ''))}</td>" for k in keys) + "</tr>"
+                   for name, m in methods.items())
     head = "".join(f"<th>{k}</th>" for k in keys)
     return (f"<h3>Method</h3><table class=\"methods\"><thead><tr><th>experiment</th>{head}</tr></thead>"
             f"<tbody>{rows}</tbody></table>")
@@ -551,11 +554,11 @@ Figures = Callable[[dict[str, Any]], list[tuple[str, str]]]
 def _hook(analysis: Analysis, name: str) -> Figures | None:
     """`figures(doc)` from experiments/<name>/report.py, where the session's stored folder is one of this
     checkout's experiments: a document imported from elsewhere names folders whose code we do not run."""
-    spec = (analysis.session.get("definitions") or {}).get(name)
-    if not isinstance(spec, dict) or not spec.get("path"):
+    spec = analysis.session.definitions.get(name)
+    if spec is None or not spec.path:
         return None
     try:
-        folder = Path(str(spec["path"])).resolve()
+        folder = Path(spec.path).resolve()
         root = paths.experiments().resolve()
     except (OSError, VersusError):
         return None
@@ -607,7 +610,8 @@ def _own_svg(text: str, index: int) -> str:
 
 # --- the sessions index --------------------------------------------------------------------------
 
-def write_index(path: Path, sessions: list[dict[str, Any]]) -> None:
+def write_index(path: Path, sessions: list[tuple[SessionEntry, str]]) -> None:
+    """`sessions`: each with the name of its report's folder beside the index."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_file(path, render_index(sessions))
@@ -615,27 +619,16 @@ def write_index(path: Path, sessions: list[dict[str, Any]]) -> None:
         print(f"versus: note: cannot write {path}: {error.strerror or error}", file=sys.stderr)
 
 
-def _argv(value: Any) -> list[str]:
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            return [value]
-    return [str(a) for a in value] if isinstance(value, list) else []
-
-
-def render_index(sessions: list[dict[str, Any]]) -> str:
+def render_index(sessions: list[tuple[SessionEntry, str]]) -> str:
     rows = []
-    for entry in sorted(sessions, key=lambda s: -int(s.get("id") or 0)):
-        folder = str(entry.get("folder") or f"session-{entry.get('id')}")
-        link = f'<a href="{_e(_href(folder))}/index.html">session {_e(entry.get("id"))}</a>'
-        argv = _argv(entry.get("argv"))
-        command = shlex.join(["versus", *argv[1:]]) if argv else ""
-        failed = int(entry.get("failed") or 0)
+    for entry, folder in sorted(sessions, key=lambda s: -s[0].id):
+        link = f'<a href="{_e(_href(folder or f"session-{entry.id}"))}/index.html">session {_e(entry.id)}</a>'
+        command = shlex.join(["versus", *entry.argv[1:]]) if entry.argv else ""
+        failed = entry.failed
         failed_cell = f'<td class="bad">{failed}</td>' if failed else f"<td>{failed}</td>"
-        rows.append(f"<tr><td>{link}</td><td>{_e(_when(entry.get('created')))}</td><td>{_e(_when(entry.get('finished')))}</td>"
-                    f"<td>{_e(entry.get('status', ''))}</td><td>{_e(str(entry.get('experiments') or '').replace(',', ', '))}</td>"
-                    f"<td>{_e(entry.get('arms', 0))}</td><td>{_e(entry.get('runs', 0))}</td>"
+        rows.append(f"<tr><td>{link}</td><td>{_e(_when(entry.created))}</td><td>{_e(_when(entry.finished))}</td>"
+                    f"<td>{_e(entry.status)}</td><td>{_e(entry.experiments.replace(',', ', '))}</td>"
+                    f"<td>{_e(entry.arms)}</td><td>{_e(entry.runs)}</td>"
                     f"{failed_cell}<td><code>{_e(command)}</code></td></tr>")
     body = ('<header class="masthead"><p class="kicker">versus</p><h1>Sessions</h1>'
             f'<p class="facts">{len(sessions)} session{"s" if len(sessions) != 1 else ""} in this database, newest first; '

@@ -23,7 +23,7 @@ def _cell(text: str) -> str:
 
 
 def render(analysis: Analysis) -> str:
-    lines = [f"# versus session {analysis.session['id']}", ""]
+    lines = [f"# versus session {analysis.session.id}", ""]
     lines += [f"- {_cell(line)}" for line in header_lines(analysis)] + [""]
     for table in all_tables(analysis):
         lines += [f"## {_cell(table.title)}", "", "| " + " | ".join(map(_cell, table.headers)) + " |",

@@ -33,9 +33,9 @@ _when = when
 
 
 def header_lines(analysis: Analysis) -> list[str]:
-    session, host = analysis.session, analysis.session.get("host") or {}
-    lines = [f"session {session['id']} ({session['status']}), seed {session['seed']}, "
-             f"{_when(session.get('created'))} to {_when(session.get('finished'))}"]
+    session, host = analysis.session, analysis.session.host
+    lines = [f"session {session.id} ({session.status}), seed {session.seed}, "
+             f"{_when(session.created)} to {_when(session.finished)}"]
     facts = [str(host[k]) for k in ("cpu",) if host.get(k)]
     if host.get("cores"):
         facts.append(f"{host['cores']} cores")
@@ -48,9 +48,9 @@ def header_lines(analysis: Analysis) -> list[str]:
         facts.append(f"kernel {host['kernel']}")
     if facts:
         lines.append("host: " + ", ".join(facts))
-    budget = (session.get("plan") or {}).get("budget")
+    budget = session.plan.budget
     if budget:
-        lines.append(f"budget: {units.seconds(float(budget))}; stopped because {analysis.stopped or 'it finished'}")
+        lines.append(f"budget: {units.seconds(budget)}; stopped because {analysis.stopped or 'it finished'}")
     how = ("sequential, paired by round" if analysis.sequential else "judged once, at the size measured")
     lines.append(f"verdicts: {how}; practical threshold ±{analysis.delta:.0%}; error rate {analysis.rule.alpha:.0%} per "
                  "experiment for its comparisons and for its claims; each interval at the level that decided it")

@@ -33,8 +33,8 @@ SESSION_LOCK = 0x73657373  # "sess": a coordinator holds its session (PostgreSQL
 
 Target = Path | str  # a SQLite file, or a postgresql:// URL
 
-__all__ = ["DEFAULT_DB", "LAST_TIME", "SCHEMA_VERSION", "STATUSES", "Leg", "RunRecord", "Store", "StoredRun", "Target", "is_url",
-           "parse_target"]
+__all__ = ["DEFAULT_DB", "LAST_TIME", "SCHEMA_VERSION", "STATUSES", "Leg", "RunRecord", "SessionEntry", "Store", "StoredRun",
+           "Target", "is_url", "parse_target"]
 
 
 def parse_target(text: str) -> Target:
@@ -111,6 +111,22 @@ class Leg:
     budget: float | None
     stopped: str
     versus: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SessionEntry:
+    """One line's worth of a session: `versus sessions`, the sessions index."""
+
+    id: int
+    created: float | None  # None: not a time a date can show
+    finished: float | None
+    status: str
+    argv: list[str]
+    imported: str  # the file it was imported from ('' for a session run here)
+    arms: int
+    runs: int
+    failed: int  # process runs that did not succeed
+    experiments: str  # their names, comma-separated, in the order of the arms
 
 
 def _json(value: Any) -> str:
@@ -287,7 +303,9 @@ class Store:
     _SESSION = ("id", "created", "finished", "status", "seed", "argv", "host", "options", "definitions", "plan",
                 "versus", "lacks", "imported")
 
-    def session(self, session_id: int | None = None) -> dict[str, Any]:
+    def session_row(self, session_id: int | None = None) -> dict[str, Any]:
+        """The session's row (the newest where `session_id` is None), every value of its column's type:
+        the database's edge, that record.load_session makes a StoredSession of."""
         if session_id is not None and not 0 <= session_id < 1 << 63:  # beyond either backend's integers: none such
             raise StoreError(f"{self.name} has no session {session_id}", "see `versus sessions`")
         query = f"SELECT {', '.join(self._SESSION)} FROM sessions"
@@ -314,7 +332,7 @@ class Store:
         rows = self.backend.query("SELECT id FROM sessions WHERE imported = '' ORDER BY id DESC LIMIT 1")
         return int(rows[0][0]) if rows else None
 
-    def sessions(self) -> list[dict[str, Any]]:
+    def sessions(self) -> list[SessionEntry]:
         """One line's worth per session: id, times, status, experiments, arms, runs, failed runs."""
         rows = self.backend.query(
             "SELECT s.id, s.created, s.finished, s.status, s.argv, s.imported,"
@@ -328,14 +346,14 @@ class Store:
             names = experiments.setdefault(session_id, [])
             if str(experiment) not in names:
                 names.append(str(experiment))
-        keys = ("id", "created", "finished", "status", "argv", "imported", "arms", "runs", "failed")
         status = self._statuses()
-        return [{**entry, "created": _time(entry["created"]), "finished": _time(entry["finished"]),
-                 "status": status(entry["id"], entry["status"]), "imported": str(entry["imported"] or ""),
-                 "experiments": ",".join(experiments.get(entry["id"], []))}
-                for entry in (dict(zip(keys, row)) for row in rows)]
+        return [SessionEntry(int(session_id), _time(created), _time(finished), status(session_id, state), _strings(argv),
+                             str(imported or ""), int(arms), int(runs), int(failed),
+                             ",".join(experiments.get(session_id, [])))
+                for session_id, created, finished, state, argv, imported, arms, runs, failed in rows]
 
-    def arms(self, session_id: int) -> list[dict[str, Any]]:
+    def arm_rows(self, session_id: int) -> list[dict[str, Any]]:
+        """The session's arm rows in order, every value of its column's type (record.load_arms)."""
         rows = self.backend.query(
             'SELECT id, position, experiment, experiment_path, case_name, runtime, runtime_info, params, method, "inner",'
             " variant FROM arms WHERE session_id = ? ORDER BY position", (session_id,))
