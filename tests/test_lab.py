@@ -277,6 +277,19 @@ def test_the_oracle_counts_what_the_run_decided_and_its_rounds_against_the_oracl
         assert f"{rounds} ÷ {n[case]} = {rounds / n[case]:.2f}×" in out
 
 
+def test_the_oracle_names_the_claims_far_from_their_bound_that_the_run_left_open(tmp_path, capsys):
+    """Issue 29: every claim whose truth lies ≥ 2 per-round SDs from its bound is decided in every run."""
+    oracle_session(tmp_path / "o.db")
+    found = truths()
+    bounds = {"a": math.log(2), "c": math.log(3), "d": math.log(1.2), "f": math.log(2)}
+    far = sorted(case for case, (center, sd) in found.items() if abs(center - bounds[case]) / sd >= 2)
+    assert far == ["a", "c", "f"]  # d-1.2x: 1.3 against 1.2 with a spread of 0.15 is not far
+    code, out, _ = run_lab(capsys, "oracle", str(tmp_path / "o.db"))
+    assert code == 0
+    assert ("claims whose truth lies ≥ 2 per-round SDs from their bound: 3; the run decided 2 of them "
+            "(target: all); not: lab f-2x") in out
+
+
 def test_a_fixed_size_test_on_its_bound_never_decides_and_exact_rounds_decide_at_two():
     from versus.lab.oracle import fixed_size_rounds
 

@@ -36,6 +36,7 @@ from .stored import Rounds, initial_of, open_store, pair_rounds, round_seconds, 
 
 TARGET_SHARE = 0.9  # the issue's target: 90% of the claims the oracle decides
 TARGET_RATIO = 1.5  # and rounds to a decision at most 1.5× the oracle's on average
+FAR = 2.0  # per-round SDs between a claim's truth and its bound past which every run must decide it
 LIMIT = 1_000_000  # rounds past which a fixed-size test is said not to decide at all
 
 
@@ -82,6 +83,7 @@ class Pair:
     decision: stats.Decision
     note: str = ""  # why it has no truth
     truth: str = ""  # where its truth came from, when not from this run
+    distance: float = 0.0  # from the truth to the nearest edge of a deciding region, in per-round SDs
 
     @property
     def need(self) -> claimset.Need:
@@ -108,6 +110,23 @@ class Oracle:
     @property
     def decided(self) -> list[str]:
         return [c for c in self.chosen if self.verdicts[c].decided]
+
+    def far(self) -> list[str]:
+        """Claims whose truth lies ≥ FAR per-round SDs from their bound: one that does not hold by a
+        pair that far outside, or one whose every pair is that far inside (the issue's "decided in
+        every run"). A claim with a pair lacking a truth is not weighed."""
+        pairs: dict[str, list[Pair]] = {}
+        for pair in self.pairs:
+            pairs.setdefault(pair.claim, []).append(pair)
+        out = []
+        for claim, members in pairs.items():
+            if any(p.note for p in members):
+                continue
+            outside = [p for p in members if p.outside]
+            if (any(p.distance >= FAR for p in outside) if outside
+                    else all(p.distance >= FAR for p in members)):
+                out.append(claim)
+        return out
 
     def ratios(self) -> list[tuple[Pair, float | None]]:
         """Every pair the run decided, with its rounds ÷ the oracle's n (None where the oracle has none)."""
@@ -198,7 +217,10 @@ def _pairs(analysis: Analysis, rule: Rule, pooled: Mapping[tuple[str, str], Pool
                                   found.exact)
             estimate = math.exp(location.center) if found.scale == "log" else location.center
             outside = criterion.verdict(location.center, location.center) == Verdict.DOES_NOT_HOLD
-            out.append(Pair(name, label, arms, len(found.units), estimate, spread, n, outside, judged.decision, "", truth))
+            margin = criterion.margin(location.center)
+            distance = margin / spread if spread > 0 else (math.inf if margin > 0 else 0.0)
+            out.append(Pair(name, label, arms, len(found.units), estimate, spread, n, outside, judged.decision, "", truth,
+                            distance))
     return out
 
 
@@ -240,6 +262,10 @@ def render(result: Oracle) -> str:
     missed = [c for c in result.chosen if c not in decided]
     lines.append(f"the run decided {len(decided)} of them: {share} (target ≥ {TARGET_SHARE:.0%})"
                  + (f"; not: {', '.join(missed)}" if missed else ""))
+    far = result.far()
+    left = [c for c in far if not result.verdicts[c].decided]
+    lines.append(f"claims whose truth lies ≥ {FAR:g} per-round SDs from their bound: {len(far)}; the run decided "
+                 f"{len(far) - len(left)} of them (target: all)" + (f"; not: {', '.join(left)}" if left else ""))
     beyond = [c for c, v in result.verdicts.items() if v.decided and c not in chosen]
     if beyond:
         lines.append(f"decided by the run beyond the oracle's set: {', '.join(beyond)}")
