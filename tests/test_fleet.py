@@ -224,7 +224,9 @@ def test_a_worker_measures_in_silence(pg_server, pg_url, tmp_path):
             time.sleep(0.5)
             if not Path(f"/proc/{child}").exists():
                 continue
-            assert len(os.listdir(f"/proc/{pid}/task")) == 1  # no thread beside the one waiting for the process
+            threads = os.listdir(f"/proc/{pid}/task")
+            # no thread beside the one waiting for the process (and the message names any that is)
+            assert len(threads) == 1, [(t, _comm(pid, t)) for t in threads] + [Path(f"/proc/{pid}/cmdline").read_bytes()]
             idle = _rows(pg_url, "SELECT state, EXTRACT(EPOCH FROM state_change)::float8 FROM pg_stat_activity"
                                  " WHERE application_name LIKE %s", (f"%pid {pid}",))
             assert idle and idle[0][0] == "idle" and float(str(idle[0][1])) < started_at + 0.05, idle
@@ -243,6 +245,12 @@ def _harness(supervisor: int) -> int:
                 return int(children[0])
         time.sleep(0.05)
     pytest.fail(f"the supervisor {supervisor} forked no harness")
+
+
+def _comm(pid: int, thread: str) -> str:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/task/{thread}/comm").read_text().strip()
+    return "?"
 
 
 def _age(pid: int) -> float:
