@@ -30,7 +30,7 @@ from versus.lab import claimset, machine, stored
 from versus.protocol import SampleRecord
 from versus.record import row
 from versus.rule import CURRENT, Rule
-from versus.store import Store
+from versus.store import Chosen, Store
 
 ROOT = Path(__file__).resolve().parent.parent
 INNER = 1000  # iterations per sample: a value v (ns per iteration) is stored as round(v × 1000) ns
@@ -288,6 +288,27 @@ def test_the_oracle_names_the_claims_far_from_their_bound_that_the_run_left_open
     assert code == 0
     assert ("claims whose truth lies ≥ 2 per-round SDs from their bound: 3; the run decided 2 of them "
             "(target: all); not: lab f-2x") in out
+
+
+def test_lab_schedule_says_what_each_claims_rounds_cost_and_lists_the_schedulers_choices(tmp_path, capsys):
+    session = oracle_session(tmp_path / "o.db")
+    code, out, _ = run_lab(capsys, "schedule", str(tmp_path / "o.db"))
+    assert code == 0 and "not stored in this session" in out
+    # past the 3 first rounds: a-2x 9 rounds of a (2 s) and b (1 s), c-3x 9 of c and b, f-2x 3 of f and g,
+    # d-1.2x 21 rounds of d and e (5 s each) on each of its two pairs
+    rows = {line.split(" | ")[0]: line.split(" | ")[1:] for line in out.splitlines() if line.startswith("lab ")}
+    assert rows["lab d-1.2x"][:2] == [f"{2 * 21 * 10 / 60:.2f}", "42"]
+    assert rows["lab a-2x"][:2] == [f"{9 * 3 / 60:.2f}", "9"] and rows["lab c-3x"][:2] == [f"{9 * 2 / 60:.2f}", "9"]
+    assert rows["lab f-2x"] == [f"{3 * 2 / 60:.2f}", "3", "inconclusive"]
+    assert f"first rounds {3 * 26 / 60:.1f} min" in out  # every arm's rounds 0-2 (26 s a round)
+    store = Store(tmp_path / "o.db")
+    store.add_choice(session, 1, Chosen(T0 + 100, "lab f-2x: lab/f/cpython@3.11.7 ÷ lab/g/cpython@3.11.7", [], 2, 4, 6,
+                                        4.0, 1, 150.0, 3))
+    store.close()
+    code, out, _ = run_lab(capsys, "schedule", str(tmp_path / "o.db"))
+    assert code == 0 and "the scheduler's choices, in order:" in out
+    assert ("|   2.5 min left |   3 open | decides its claim | lab f-2x: lab/f/cpython@3.11.7 ÷ lab/g/cpython@3.11.7 | "
+            "4 → 6 rounds, 2 now, about 4 s") in out
 
 
 def test_a_fixed_size_test_on_its_bound_never_decides_and_exact_rounds_decide_at_two():

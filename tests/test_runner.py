@@ -239,8 +239,9 @@ def test_an_item_with_fewer_rounds_than_its_first_look_is_not_taken_for_stuck(db
     waiting = 1
     decisions[waiting] = Decision("inconclusive", None, 0.0, 1, True, note="1 round measured; a verdict needs at least 3")
     scheduler.status.open_items = list(decisions)
-    index, _, arms, step, _ = scheduler._choose(decisions, {})
-    assert index == waiting and step == 2 and arms == set(scheduler.plan.items[waiting].arms)
+    choice = scheduler._choose(decisions, {})
+    assert choice is not None
+    assert choice.item == waiting and choice.rounds == 2 and choice.arms == set(scheduler.plan.items[waiting].arms)
 
 
 def _swept_claims(tmp_path: Path, db: Path) -> Scheduler:
@@ -284,6 +285,26 @@ def test_with_a_budget_every_group_runs_one_round_and_the_cheap_first_looks_come
     first = next(batches)
     assert first.sequential and first.round == 1
     assert {scheduler.plan.arms[a].param_map.get("size") for a in first.arms} == {"1"}
+
+
+def test_each_sequential_choice_is_told_with_its_reason_and_the_store_keeps_it(db):
+    """`versus lab schedule` says what a run's rounds were spent on from these: every sequential round
+    comes from a choice that was told, with the item, its rounds and the look it aims at."""
+    store = Store(db)
+    jobs, scheduler = setup(store, processes=2, budget=600, times={"fast": 10.0, "slow": 40.0})
+    told = []
+    scheduler.on_choice = told.append
+    run_session(store, jobs, scheduler, FakeExecutor({"fast": 10.0, "slow": 40.0}, drift=0.3))
+    rounds = len(_rounds(store, jobs[0].arm_id))
+    assert told and sum(c.rounds for c in told) == rounds - 1  # all but the first round, which tells the costs
+    first = told[0]
+    assert first.item.startswith("claims ") and " ÷ " in first.item
+    assert first.have == 1 and first.target == 3 and first.rank in (0, 1, 2) and 0 < first.budget_left <= 600
+    assert all(later.have > earlier.have for earlier, later in zip(told, told[1:], strict=False))
+    session = store.sessions()[0].id
+    for chosen in told:
+        store.add_choice(session, 1, chosen)
+    assert [c for _, c in store.choices(session)] == told
 
 
 def test_without_a_budget_every_arm_runs_its_processes_before_anything_else(db):
@@ -437,8 +458,10 @@ def test_a_claim_pair_not_yet_looked_at_gets_its_first_look_before_the_whole_cla
     decisions[_pair(scheduler, "ten-times", "2")] = Decision("inconclusive", None, 0.0, 1, True)  # 1 round
     decisions[_pair(scheduler, "four-times", "1")] = _open(4.0, more=30)  # 30 cheap rounds: 60 s
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
-    index, _, _, step, _ = scheduler._choose(decisions, {})
-    assert index == _pair(scheduler, "ten-times", "2") and step == 2  # 2 dear rounds (40 s) to its first look
+    choice = scheduler._choose(decisions, {})
+    assert choice is not None
+    assert choice.item == _pair(scheduler, "ten-times", "2") and choice.rounds == 2  # 2 dear rounds (40 s) to its first look
+    assert choice.target == 3 and choice.rank == 1  # its first look, as a pair that may settle its claim
 
 
 def test_the_progress_line_counts_open_claims_not_their_open_pairs(tmp_path, db):

@@ -29,6 +29,7 @@ from . import judge, stats
 from .items import Item
 from .plan import Plan
 from .rule import CURRENT, Rule
+from .store import Chosen
 from .verdict import Verdict
 
 MAX_EXTRA_ROUNDS = 200  # sequential rounds per item at most, whatever the budget
@@ -62,6 +63,9 @@ class Choice(NamedTuple):
     arms: set[int]  # its arms and its partners'
     rounds: int  # before the next look
     partners: list[int]  # open items sharing an arm with it, whose other arm runs in the same rounds
+    seconds: float = 0.0  # the decision's estimated process time
+    rank: int = 2  # as _choose ranks it
+    target: int | None = None  # the look expected to decide it (its first look, before it had one)
 
 
 @dataclass
@@ -89,6 +93,7 @@ class Scheduler:
         self.shares = judge.Shares.of(plan.items, rule)
         self.wall: dict[int, list[int]] = {}
         self.status = Status()
+        self.on_choice: Callable[[Chosen], None] | None = None  # told each sequential choice (the store keeps them)
         self._group_of = {arm: g for g, members in enumerate(plan.groups) for arm in members}
         self._pairs_of_claim: dict[tuple[str, str], list[int]] = {}  # a claim's items: one per pair of arms
         for index, item in enumerate(plan.items):
@@ -174,6 +179,8 @@ class Scheduler:
             choice = self._choose(decisions, extra)
             if choice is None:
                 return
+            if self.on_choice is not None:
+                self.on_choice(self._chosen(choice, decisions[choice.item]))
             for _ in range(choice.rounds):
                 if self.budget.left() < self._round_cost(choice.arms):
                     self.status.reason = "the budget is spent"
@@ -201,6 +208,7 @@ class Scheduler:
         already settled, or that another pair will settle more cheaply, waits with the comparisons."""
         left = self.budget.left()
         costs: dict[int, tuple[float, int, bool]] = {}  # item → (seconds to decide, step, stuck)
+        targets: dict[int, int | None] = {}
         for index in self.status.open_items:
             item, decision = self.plan.items[index], decisions[index]
             if set(item.arms) & self.broken or extra.get(index, 0) >= self._cap(index):
@@ -212,6 +220,7 @@ class Scheduler:
             if have == 0 and extra.get(index, 0) >= first:
                 continue  # it had its rounds and none of them counts for it: more would not either
             target = decision.rounds_needed or (first if have < first else None)
+            targets[index] = target
             rounds = max(1, (target - have) if target else self._to_next_look(item, have))
             seconds = rounds * self._round_cost(set(item.arms))
             stuck = target is None
@@ -246,7 +255,19 @@ class Scheduler:
         for partner in partners:
             arms |= set(self.plan.items[partner].arms)
             rounds = min(rounds, self._cap(partner) - extra.get(partner, 0))
-        return Choice(index, self._group_of[self.plan.items[index].numerator], arms, rounds, partners)
+        return Choice(index, self._group_of[self.plan.items[index].numerator], arms, rounds, partners,
+                      costs[index][0], best[0][0], targets[index])
+
+    def label(self, index: int) -> str:
+        """An item as the trace names it: "experiment claim-id: numerator ÷ denominator"."""
+        item = self.plan.items[index]
+        arms = " ÷ ".join(self.plan.arms[a].key for a in item.arms)
+        return f"{item.experiment} {item.claim.id}: {arms}" if item.claim else f"{item.experiment}: {arms}"
+
+    def _chosen(self, choice: Choice, decision: stats.Decision) -> Chosen:
+        return Chosen(time.time(), self.label(choice.item), [self.label(p) for p in choice.partners], choice.rounds,
+                      decision.n, choice.target, choice.seconds, choice.rank, self.budget.left(),
+                      len(self.status.open_items))
 
     def _partners(self, index: int, decisions: dict[int, stats.Decision], costs: dict[int, tuple[float, int, bool]],
                   ranks: dict[int, tuple[int, float]], rounds: int, left: float) -> list[int]:

@@ -8,13 +8,14 @@ hash of each experiment's files and of each runtime, and --more refuses where th
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 import tomllib
 
 from . import judge
 from .content import experiment_hash
-from .errors import UsageError, VersusError
+from .errors import StoreError, UsageError, VersusError
 from .executor import Executor
 from .experiment import Experiment
 from .fleet.coordinator import coordinate
@@ -37,7 +38,7 @@ from .record import (
 from .rule import Rule
 from .runner import Job, Progress, run_session
 from .scheduler import Budget, Scheduler
-from .store import Store
+from .store import Chosen, Store
 
 MAX_SEED = (1 << 63) - 1
 
@@ -295,6 +296,7 @@ def _run(store: Store, session_id: int, plan: Plan, jobs: list[Job], seed: int, 
     for arm, arm_walls in (walls or {}).items():
         for wall in arm_walls:
             scheduler.record_wall(arm, wall)
+    scheduler.on_choice = lambda chosen: _trace(store, session_id, number, chosen)
     try:
         if store.postgres:
             coordinate(store, session_id, number, jobs, scheduler, progress)
@@ -312,6 +314,13 @@ def _run(store: Store, session_id: int, plan: Plan, jobs: list[Job], seed: int, 
     _finish_leg(store, session_id, number, scheduler.status.reason)
     store.finish_session(session_id, "complete")
     store.release()
+
+
+def _trace(store: Store, session_id: int, leg: int, chosen: Chosen) -> None:
+    """The scheduler's choice, for `versus lab schedule`; a trace that cannot be stored (PostgreSQL
+    away for a moment) is left out rather than stopping the rounds it explains."""
+    with contextlib.suppress(StoreError):
+        store.add_choice(session_id, leg, chosen)
 
 
 def _finish_leg(store: Store, session_id: int, number: int, reason: str) -> None:

@@ -1,6 +1,6 @@
 """`versus lab …`: the analyses that justify the method, as subcommands over the stored format (as
 pyperf's `stats`, `check` and `compare_to` are): a session's noise, the per-process value, what
-deciding the claims would take, a fixed-size oracle, claims tables and verdicts across runs, the
+deciding the claims would take, a fixed-size oracle, what a run's time was spent on, claims tables and verdicts across runs, the
 noise model's calibration, the machine's slow spells, what contention explains, and the harness's own cost.
 
 This module only declares the subcommands; each analysis lives in its own module of this package and
@@ -60,6 +60,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="other runs' databases: their pooled rounds are the truth of a pair this run has too few "
                         "rounds of (repeatable)")
     rule_option(oracle, "the session's own rule")
+
+    schedule = commands.add_parser("schedule", help="what a run's process time was spent on: first and sequential "
+                                   "rounds, each claim's pairs, the scheduler's choices in order")
+    schedule.add_argument("db", type=Path, metavar="DB")
+    schedule.add_argument("session", type=int, nargs="?", metavar="SESSION", help="default: the latest")
+    rule_option(schedule, "the session's own rule")
 
     claims = commands.add_parser("claims", help="a report's claims as the Markdown tables of docs/results.md")
     claims.add_argument("report", type=Path, metavar="REPORT.json", help="versus report N --format json > FILE")
@@ -140,6 +146,10 @@ def _analysis(args: argparse.Namespace) -> str:
     if args.lab == "oracle":
         from .oracle import oracle, render
         return render(oracle(args.db, args.session, args.rule, args.truth))
+    if args.lab == "schedule":
+        from .schedule import render as render_schedule
+        from .schedule import schedule
+        return render_schedule(schedule(args.db, args.session, args.rule))
     if args.lab == "claims":
         from .claims import claims
         return claims(args.report, args.experiments, args.counts)

@@ -99,6 +99,22 @@ class StoredRun:
 
 
 @dataclass(frozen=True)
+class Chosen:
+    """One choice of the scheduler's sequential phase: the open item it ran next, why, and what it knew."""
+
+    at: float  # when (seconds since the epoch)
+    item: str  # "experiment claim-id: numerator ÷ denominator" (a comparison: "experiment: …")
+    partners: list[str]  # open items that shared an arm and rode along
+    rounds: int  # rounds asked before the next look
+    have: int  # rounds the item's decision had
+    target: int | None  # the look expected to decide it at today's estimate (None: on its threshold)
+    seconds: float  # the decision's estimated process time
+    rank: int  # 0 a comparison ≥ 2×, 1 a pair that decides its claim, 2 another, 3 on its threshold
+    budget_left: float  # seconds
+    open_items: int  # items still undecided
+
+
+@dataclass(frozen=True)
 class Leg:
     """One `versus run` that added rounds to a session: the first, a --resume, a --more."""
 
@@ -502,6 +518,22 @@ class Store:
                     _count(budget, real=True), str(stopped), _loads(versus))
                 for number, kind, started, finished, argv, host, budget, stopped, versus in rows]
 
+    def add_choice(self, session_id: int, leg: int, chosen: Chosen) -> None:
+        self.backend.execute(
+            "INSERT INTO choices (session_id, leg, at, item, partners, rounds, have, target, seconds, rank, budget_left,"
+            " open_items) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (session_id, leg, chosen.at, chosen.item, _json(chosen.partners), chosen.rounds, chosen.have, chosen.target,
+             _real(chosen.seconds), chosen.rank, _real(chosen.budget_left), chosen.open_items))
+
+    def choices(self, session_id: int) -> list[tuple[int, Chosen]]:
+        """(leg, choice) in the order they were made."""
+        rows = self.backend.query("SELECT leg, at, item, partners, rounds, have, target, seconds, rank, budget_left,"
+                                  " open_items FROM choices WHERE session_id = ? ORDER BY id", (session_id,))
+        return [(int(leg), Chosen(float(at), str(item), _strings(partners), int(rounds), int(have),
+                                  None if target is None else int(target), float(seconds), int(rank),
+                                  float(budget_left), int(open_)))
+                for leg, at, item, partners, rounds, have, target, seconds, rank, budget_left, open_ in rows]
+
     def add_host(self, session_id: int, name: str, details: dict[str, Any], versus: dict[str, Any]) -> None:
         """A host that runs process runs of the session, with what it is; the first record of a name stays."""
         self.backend.execute("INSERT INTO hosts (session_id, name, details, versus, first_seen) VALUES (?, ?, ?, ?, ?)"
@@ -558,6 +590,11 @@ def _count(value: Any, real: bool = False) -> float | None:
     if not math.isfinite(value) or value < (0 if real else 1):
         return None
     return float(value)
+
+
+def _real(value: float) -> float:
+    """A finite number for a NOT NULL column: −1 stands for none (an unbounded budget)."""
+    return value if math.isfinite(value) else -1.0
 
 
 def _strings(text: str) -> list[str]:

@@ -108,12 +108,22 @@ MIGRATIONS: list[str | Migration] = [
     """,
     # 6: what else the machine did while a process ran (contention.py), as JSON; '' before it was.
     "ALTER TABLE process_runs ADD COLUMN contention TEXT NOT NULL DEFAULT '';",
+    # 7: what the scheduler chose at each of its sequential choices, and why (scheduler.Chosen), so
+    # that a run can say what its rounds were spent on (`versus lab schedule`); none before it was.
+    """
+    CREATE TABLE choices (
+        id INTEGER PRIMARY KEY, session_id INTEGER NOT NULL REFERENCES sessions(id), leg INTEGER NOT NULL,
+        at REAL NOT NULL, item TEXT NOT NULL, partners TEXT NOT NULL, rounds INTEGER NOT NULL,
+        have INTEGER NOT NULL, target INTEGER, seconds REAL NOT NULL, rank INTEGER NOT NULL,
+        budget_left REAL NOT NULL, open_items INTEGER NOT NULL);
+    CREATE INDEX choices_by_session ON choices(session_id);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # Every table, parents before children: the order a copy writes them in (store.copy).
 TABLES = ("sessions", "arms", "process_runs", "samples", "metrics", "checks", "legs", "hosts", "workers",
-          "enlisted", "work")
+          "enlisted", "work", "choices")
 
 
 def for_sqlite(migration: str | Migration) -> str:

@@ -1,0 +1,118 @@
+"""`versus lab schedule DB [SESSION]`: what a run's process time was spent on. The first rounds
+(before the scheduler chooses) against the sequential rounds; for each claim the process time of the
+rounds in which both arms of one of its pairs ran, and its verdict; and, where the session stored
+them (schema 7), the scheduler's choices in order: the item, why (its rank), the rounds its decision
+had and the look expected to decide it, its estimated cost and the budget left.
+
+A process serves every claim one of whose pairs ran whole in its round, so a claim's minutes overlap
+where claims share pairs (with-redesign and its server twin): they say where rounds went, not a
+partition of the process time.
+"""
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..analyze import analyze
+from ..record import load_session
+from ..rule import Rule
+from ..store import Store
+from ..verdict import Verdict
+from .stored import initial_of, open_store, session_rule
+
+RANKS = {0: "comparison ≥ 2×", 1: "decides its claim", 2: "other", 3: "on its threshold"}
+SHOWN = 40  # choices listed per leg at most; the rest are counted
+
+
+@dataclass(frozen=True)
+class Spend:
+    claim: str
+    seconds: float  # process time of the sequential rounds in which one of its pairs ran whole
+    rounds: int  # such pair-rounds
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class Schedule:
+    session: int
+    rule: Rule
+    first: float  # process seconds before the scheduler chose
+    sequential: float  # process seconds after
+    alone: float  # of those, in rounds where no claim pair ran whole (comparisons, a lone arm)
+    spends: list[Spend]
+    choices: str  # the trace as text ("" where the session has none)
+
+
+def schedule(path: Path, session: int | None, changes: list[str]) -> Schedule:
+    store = open_store(path)
+    stored = load_session(store, session)
+    rule = session_rule(stored.plan, changes)
+    analysis = analyze(store, stored.id, rule)
+    initial = {arm.row_id: initial_of(stored.plan, arm.id.experiment, rule) for arm in analysis.arms}
+    experiment_of = {arm.row_id: arm.id.experiment for arm in analysis.arms}
+    runs = store.runs(stored.id)
+    walls: dict[tuple[str, int], dict[int, float]] = defaultdict(dict)
+    for run in runs:
+        walls[(experiment_of[run.arm_id], run.round)][run.arm_id] = run.wall_ns / 1e9
+    first = sum(r.wall_ns / 1e9 for r in runs if r.round < initial[r.arm_id])
+    sequential = sum(r.wall_ns / 1e9 for r in runs if r.round >= initial[r.arm_id])
+    served: set[tuple[int, int]] = set()  # (arm row, round) of processes some claim pair used
+    spends = []
+    for claim in analysis.claims:
+        seconds, rounds = 0.0, 0
+        for judged in claim.instances:
+            arms = [a.row_id for a in (judged.numerator, judged.denominator) if a is not None]
+            for (_, round_), ran in walls.items():
+                if all(a in ran and round_ >= initial[a] for a in arms):
+                    seconds += sum(ran[a] for a in arms)
+                    rounds += 1
+                    served.update((a, round_) for a in arms)
+        if claim.instances:
+            spends.append(Spend(f"{claim.experiment} {claim.claim.id}", seconds, rounds, claim.verdict))
+    alone = sum(r.wall_ns / 1e9 for r in runs if r.round >= initial[r.arm_id] and (r.arm_id, r.round) not in served)
+    spends.sort(key=lambda s: -s.seconds)
+    return Schedule(stored.id, rule, first, sequential, alone, spends, _choices(store, stored.id))
+
+
+def _choices(store: Store, session: int) -> str:
+    choices = store.choices(session)
+    if not choices:
+        return ""
+    lines = []
+    by_leg: dict[int, int] = defaultdict(int)
+    for leg, chosen in choices:
+        by_leg[leg] += 1
+        if by_leg[leg] > SHOWN:
+            continue
+        at = datetime.datetime.fromtimestamp(chosen.at, datetime.UTC).strftime("%H:%M:%S")
+        target = "–" if chosen.target is None else str(chosen.target)
+        ride = f" (+{len(chosen.partners)} riding along)" if chosen.partners else ""
+        lines.append(f"leg {leg} {at} | {chosen.budget_left / 60:5.1f} min left | {chosen.open_items:3d} open | "
+                     f"{RANKS.get(chosen.rank, str(chosen.rank))} | {chosen.item} | {chosen.have} → {target} rounds, "
+                     f"{chosen.rounds} now, about {chosen.seconds:.0f} s{ride}")
+    for leg, count in sorted(by_leg.items()):
+        if count > SHOWN:
+            lines.append(f"leg {leg}: {count - SHOWN} more choices not listed ({count} in all)")
+    return "\n".join(lines)
+
+
+def render(result: Schedule) -> str:
+    total = result.first + result.sequential
+    lines = [f"session {result.session}, {result.rule.describe()}",
+             f"process time {total / 60:.1f} min: first rounds {result.first / 60:.1f} min, sequential rounds "
+             f"{result.sequential / 60:.1f} min (of which {result.alone / 60:.1f} min in rounds where no claim "
+             "pair ran whole)", "",
+             "claim | minutes of sequential rounds its pairs ran in | pair-rounds | verdict"]
+    lines += [f"{s.claim} | {s.seconds / 60:.2f} | {s.rounds} | {s.verdict}" for s in result.spends]
+    decided = sum(s.seconds for s in result.spends if s.verdict.decided)
+    spent = sum(s.seconds for s in result.spends)
+    if spent:
+        lines.append(f"{decided / spent:.0%} of those minutes went to claims the run decided "
+                     "(minutes overlap where claims share a pair)")
+    lines += ["", "the scheduler's choices, in order:" if result.choices else
+              "the scheduler's choices: not stored in this session (stored from schema 7 on)"]
+    if result.choices:
+        lines.append(result.choices)
+    return "\n".join(lines)
