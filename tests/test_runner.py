@@ -16,7 +16,7 @@ from versus.record import arm_row, load_session
 from versus.runner import Job, run_session
 from versus.scheduler import Budget, Scheduler
 from versus.stats import Decision, Interval
-from versus.store import Store
+from versus.store import Chosen, Store
 
 
 class FakeExecutor:
@@ -292,7 +292,7 @@ def test_each_sequential_choice_is_told_with_its_reason_and_the_store_keeps_it(d
     comes from a choice that was told, with the item, its rounds and the look it aims at."""
     store = Store(db)
     jobs, scheduler = setup(store, processes=2, budget=600, times={"fast": 10.0, "slow": 40.0})
-    told = []
+    told: list[Chosen] = []
     scheduler.on_choice = told.append
     run_session(store, jobs, scheduler, FakeExecutor({"fast": 10.0, "slow": 40.0}, drift=0.3))
     rounds = len(_rounds(store, jobs[0].arm_id))
