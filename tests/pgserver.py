@@ -127,6 +127,10 @@ class PgServer:
         try:
             for index in range(count):
                 name, outside, inside = f"vs{tag}n{index}", f"vs{tag}a{index}", f"vs{tag}b{index}"
+                # one a killed test run left behind under this name (pids come round again) would make the
+                # add fail, and the workers share the loopback instead
+                subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=30)
+                subprocess.run(["ip", "link", "del", outside], capture_output=True, timeout=30)
                 base = f"10.{second}.{third}.{4 * index}"
                 host, peer = base[:base.rindex(".") + 1] + str(4 * index + 1), base[:base.rindex(".") + 1] + str(4 * index + 2)
                 for argv in (["ip", "netns", "add", name],

@@ -4,8 +4,11 @@ One test per defect, each failing before its fix."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -931,3 +934,24 @@ def test_an_emoji_in_a_name_draws_without_a_warning():
         warnings.simplefilter("always")
         figures.points([figures.Panel("case \U0001f600", [figures.Estimate("arm \U0001f680", 1.0, 0.9, 1.1)])])
     assert not [w for w in caught if "Glyph" in str(w.message)]
+
+
+def test_the_harness_keeps_to_one_thread_and_its_programs_get_the_environment_as_given():
+    """A worker's harness had 3 threads while it measured (numpy's and scipy's OpenBLAS pools, seen
+    once by test_fleet when the workers shared the loopback): the harness now holds them to one thread
+    before they load, and the programs it runs never see that setting, unless the user gave it."""
+    probe = ("import os, types\n"
+             "from versus import quiet\n"
+             "quiet.single_threaded()\n"
+             "import versus.fleet.worker, numpy, scipy.stats\n"
+             "from versus.drivers.base import base_env\n"
+             "env = base_env(types.SimpleNamespace(params=()))\n"
+             "print(len(os.listdir('/proc/self/task')), env.get('OPENBLAS_NUM_THREADS'), env.get('OMP_NUM_THREADS'))\n")
+    clean = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    done = subprocess.run([sys.executable, "-c", probe], env=clean, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1", "None", "None"]
+    done = subprocess.run([sys.executable, "-c", probe], env={**clean, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "3"},
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1", "1", "3"]  # the user's own settings reach the programs

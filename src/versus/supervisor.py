@@ -55,6 +55,9 @@ def entry() -> int:
 
 
 def _harness() -> int:
+    from .quiet import single_threaded
+
+    single_threaded()  # before numpy and scipy load, and their thread pools with them
     from .cli import main  # only now, in the harness: the supervisor forks before the libraries load
 
     return main()

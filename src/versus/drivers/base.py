@@ -14,6 +14,7 @@ from ..errors import ExperimentError
 from ..executor import Completed, Executor, log_tail
 from ..expr import evaluate
 from ..protocol import Output, SampleRecord
+from ..quiet import as_given
 
 OK, FAILED = "ok", "failed"
 
@@ -69,7 +70,7 @@ _PER_RUN = ("VERSUS_PROTOCOL", "VERSUS_LIST", "VERSUS_CASE", "VERSUS_WARMUP", "V
 
 
 def base_env(arm: Arm) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(_PER_RUN)}
+    env = {k: v for k, v in as_given(os.environ).items() if not k.startswith(_PER_RUN)}
     env.update({f"VERSUS_PARAM_{k.upper()}": v for k, v in arm.params})
     return env
 

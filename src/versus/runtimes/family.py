@@ -18,6 +18,7 @@ from typing import ClassVar
 from ..errors import VersusError
 from ..executor import Executor
 from ..paths import cache_dir
+from ..quiet import as_given
 from .catalog import Fetchable
 from .fetch import fetch_artifact
 from .model import Runtime
@@ -129,4 +130,4 @@ def run_build(argv: list[str], context: BuildContext, what: str, hint: str, cwd:
 
 
 def _build_env() -> dict[str, str]:
-    return dict(os.environ)
+    return as_given(os.environ)
