@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from versus import experiment as experiments
 from versus.cli import main
 from versus.errors import VersusError
+from versus.executor import Executor
 from versus.protocol import ProtocolViolation, parse
 
 REAL = sorted(experiments.all_experiments())
@@ -147,7 +149,7 @@ def test_a_mutated_stream_through_the_protocol_driver_is_a_stored_run(tmp_path_f
             return Completed(0, stream.replace('"a"', '"good"'), "", 1000)
 
     driver = ProtocolDriver()
-    run = driver.run(plan.arms[0], plan.methods["fake"], 100, Scripted())
+    run = driver.run(plan.arms[0], plan.methods["fake"], 100, cast(Executor, Scripted()))
     assert run.status in ("ok", "failed") and (run.status == "ok" or run.reason)
 
 

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import json
 import shutil
+from typing import cast
 
 import pytest
 
 from conftest import FIXTURES
 from versus.cli import main
+from versus.executor import Executor
 
 
 @pytest.mark.slow
@@ -42,8 +44,10 @@ def test_a_held_jmh_lock_is_waited_for(monkeypatch, tmp_path):
 
     monkeypatch.setattr(jmh, "LOCK_WAIT", 0.01)
     driver = jmh.JmhDriver()
-    driver._jars[arm.arms[0].program] = tmp_path / "benchmarks.jar"
-    run = driver.run(arm.arms[0], arm.methods["jmh-fixture"], 0, Scripted())
+    program = arm.arms[0].program
+    assert program is not None
+    driver._jars[program] = tmp_path / "benchmarks.jar"
+    run = driver.run(arm.arms[0], arm.methods["jmh-fixture"], 0, cast(Executor, Scripted()))
     assert Scripted.calls == 3 and run.reason == "exit code 3: boom"
 
 

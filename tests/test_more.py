@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES
+from versus.arms import ArmId
 from versus.cli import main
+from versus.record import row
 
 
 @pytest.fixture(autouse=True)
@@ -116,9 +118,8 @@ def test_a_continued_session_knows_what_each_arm_costs_from_the_legs_before(tmp_
 
     store = Store(tmp_path / "lab.db")
     session = store.new_session(1, [], {}, {})
-    row = {"experiment_path": "", "runtime": "r", "runtime_info": {}, "params": {}, "method": {}}
-    cheap = store.add_arm(session, 0, {**row, "experiment": "e", "case": "cheap"})
-    dear = store.add_arm(session, 1, {**row, "experiment": "e", "case": "dear"})
+    cheap = store.add_arm(session, 0, row(ArmId("e", "cheap", "", "r"), "", {}, {}, {}))
+    dear = store.add_arm(session, 1, row(ArmId("e", "dear", "", "r"), "", {}, {}, {}))
     for round_ in range(3):
         store.save_run(cheap, round_, ProcessRun("ok", samples=[SampleRecord(1, 1, False)], wall_ns=400_000_000))
         store.save_run(dear, round_, ProcessRun("ok", samples=[SampleRecord(1, 1, False)], wall_ns=9_000_000_000))

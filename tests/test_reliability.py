@@ -10,10 +10,13 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 from conftest import FIXTURES
+from versus import experiment, runner
+from versus.analyze import Judged
 from versus.cli import main
 
 
@@ -565,7 +568,7 @@ def test_the_live_line_says_an_arm_is_building():
         arm = Arm()
 
     progress = RichProgress(Console(file=io.StringIO()))
-    progress.preparing(Job())
+    progress.preparing(cast(runner.Job, Job()))
     assert "building exp/case/java@17" in progress.bar.tasks[0].description
     progress.stop()
 
@@ -730,7 +733,7 @@ def test_the_comparisons_of_many_arms_are_found_in_one_pass():
         name, claims, baseline = "e", [], Baseline(runtime="cpython")
 
     arms = [Arm(i) for i in range(3000)]
-    items_of(arms, {"e": Experiment()})
+    items_of(arms, {"e": cast(experiment.Experiment, Experiment())})
     assert asked["n"] < 10 * len(arms), asked
 
 
@@ -919,8 +922,8 @@ def test_a_claims_rows_over_a_sweep_say_their_swept_value():
         identity = ArmId("e", "job", variant, runtime)
         return SimpleNamespace(id=identity, label=identity.label)
 
-    labels = {_instance_label(SimpleNamespace(numerator=arm("pypy@3.9", f"n={n}"),
-                                               denominator=arm("cpython@3.11", f"n={n}"))) for n in range(50)}
+    labels = {_instance_label(cast(Judged, SimpleNamespace(numerator=arm("pypy@3.9", f"n={n}"),
+                                                           denominator=arm("cpython@3.11", f"n={n}")))) for n in range(50)}
     assert len(labels) == 50
 
 

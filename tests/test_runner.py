@@ -17,6 +17,7 @@ from versus.runner import Job, run_session
 from versus.scheduler import Budget, Scheduler
 from versus.stats import Decision, Interval
 from versus.store import Chosen, Store
+from versus.verdict import Verdict
 
 
 class FakeExecutor:
@@ -49,7 +50,7 @@ class FakeExecutor:
 def setup(store: Store, processes: int, inner: int = 100, budget: float | None = None,
           times: dict[str, float] | None = None, warmup: int | None = None) -> tuple[list[Job], Scheduler]:
     experiment = load(FIXTURES / "claims")
-    overrides: dict[str, int] = {"processes": processes, "inner": inner}
+    overrides: dict[str, object] = {"processes": processes, "inner": inner}
     if warmup is not None:
         overrides["warmup"] = warmup
     plan = make_plan([experiment], None, None, False, overrides)
@@ -220,7 +221,7 @@ def test_a_sequential_round_runs_only_the_pair_of_one_open_item(db):
             batches.append(batch)
             yield batch
 
-    scheduler.batches = recording
+    scheduler.batches = recording  # type: ignore[method-assign]
     run_session(store, jobs, scheduler, FakeExecutor(times, drift=0.3))
     sequential = [b for b in batches if b.sequential]
     assert sequential, "the drift leaves something open after the first processes"
@@ -235,9 +236,9 @@ def test_an_item_with_fewer_rounds_than_its_first_look_is_not_taken_for_stuck(db
 
     _, scheduler = setup(Store(db), processes=3, budget=100.0)
     assert len(scheduler.plan.items) >= 2
-    decisions = {i: Decision("inconclusive", None, 0.0, 10, True) for i in range(len(scheduler.plan.items))}
+    decisions = {i: Decision(Verdict.INCONCLUSIVE, None, 0.0, 10, True) for i in range(len(scheduler.plan.items))}
     waiting = 1
-    decisions[waiting] = Decision("inconclusive", None, 0.0, 1, True, note="1 round measured; a verdict needs at least 3")
+    decisions[waiting] = Decision(Verdict.INCONCLUSIVE, None, 0.0, 1, True, note="1 round measured; a verdict needs at least 3")
     scheduler.status.open_items = list(decisions)
     choice = scheduler._choose(decisions, {})
     assert choice is not None
@@ -265,8 +266,14 @@ def _pair(scheduler: Scheduler, claim: str, size: str) -> int:
                 and scheduler.plan.arms[item.numerator].param_map.get("size") == size)
 
 
+def _chosen(scheduler: Scheduler, decisions: dict[int, Decision]) -> int:
+    choice = scheduler._choose(decisions, {})
+    assert choice is not None
+    return choice.item
+
+
 def _open(ratio: float, n: int = 3, more: int = 5) -> Decision:
-    return Decision("inconclusive", Interval(ratio, ratio / 3, ratio * 3), 0.99, n, True, rounds_needed=n + more)
+    return Decision(Verdict.INCONCLUSIVE, Interval(ratio, ratio / 3, ratio * 3), 0.99, n, True, rounds_needed=n + more)
 
 
 def test_with_a_budget_every_group_runs_one_round_and_the_cheap_first_looks_come_first(tmp_path, db):
@@ -317,15 +324,15 @@ def test_a_claim_pair_outside_its_bounds_alone_gets_the_rounds_that_settle_the_c
     """A claim does not hold as soon as one pair does not: where one pair's estimate lies outside
     the bounds, that pair alone decides the claim, although a cheaper pair would come first by time."""
     scheduler = _swept_claims(tmp_path, db)
-    decisions = {i: Decision("same", None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    decisions = {i: Decision(Verdict.SAME, None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
     # four-times (3×–5×): size=1 looks inside (cheap), size=2 looks outside at 8× (10× dearer)
     decisions[_pair(scheduler, "four-times", "1")] = _open(4.0)
     decisions[_pair(scheduler, "four-times", "2")] = _open(8.0)
     # ten-times (≥ 10×): decided already by its size=1 pair; its size=2 pair is open
-    decisions[_pair(scheduler, "ten-times", "1")] = Decision("does not hold", None, 0.99, 3, True)
+    decisions[_pair(scheduler, "ten-times", "1")] = Decision(Verdict.DOES_NOT_HOLD, None, 0.99, 3, True)
     decisions[_pair(scheduler, "ten-times", "2")] = _open(4.0)
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
-    index = scheduler._choose(decisions, {}).item
+    index = _chosen(scheduler, decisions)
     assert index == _pair(scheduler, "four-times", "2")
 
 
@@ -334,24 +341,24 @@ def test_a_claim_whose_pairs_all_look_inside_costs_all_of_them(tmp_path, db):
     rounds of a cheap pair (10 s) and 5 of a dear one (100 s); ten-times one pair, 20 cheap rounds
     (40 s): ten-times is the cheaper claim to decide, though four-times has the cheapest pair."""
     scheduler = _swept_claims(tmp_path, db)
-    decisions = {i: Decision("same", None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    decisions = {i: Decision(Verdict.SAME, None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
     decisions[_pair(scheduler, "four-times", "1")] = _open(4.0)
     decisions[_pair(scheduler, "four-times", "2")] = _open(4.0)
     decisions[_pair(scheduler, "ten-times", "1")] = _open(12.0, more=20)
-    decisions[_pair(scheduler, "ten-times", "2")] = Decision("holds", None, 0.99, 3, True)
+    decisions[_pair(scheduler, "ten-times", "2")] = Decision(Verdict.HOLDS, None, 0.99, 3, True)
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
-    index = scheduler._choose(decisions, {}).item
+    index = _chosen(scheduler, decisions)
     assert index == _pair(scheduler, "ten-times", "1")
     # a settled claim's open pair is still run, after the open claims, as a comparison would be
-    decisions[_pair(scheduler, "ten-times", "1")] = Decision("does not hold", None, 0.99, 8, True)
+    decisions[_pair(scheduler, "ten-times", "1")] = Decision(Verdict.DOES_NOT_HOLD, None, 0.99, 8, True)
     decisions[_pair(scheduler, "ten-times", "2")] = _open(12.0, more=1)
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
-    index = scheduler._choose(decisions, {}).item
+    index = _chosen(scheduler, decisions)
     assert index == _pair(scheduler, "four-times", "1")
-    decisions[_pair(scheduler, "four-times", "1")] = Decision("holds", None, 0.99, 8, True)
-    decisions[_pair(scheduler, "four-times", "2")] = Decision("holds", None, 0.99, 8, True)
+    decisions[_pair(scheduler, "four-times", "1")] = Decision(Verdict.HOLDS, None, 0.99, 8, True)
+    decisions[_pair(scheduler, "four-times", "2")] = Decision(Verdict.HOLDS, None, 0.99, 8, True)
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
-    index = scheduler._choose(decisions, {}).item
+    index = _chosen(scheduler, decisions)
     assert index == _pair(scheduler, "ten-times", "2")
 
 
@@ -363,13 +370,13 @@ def _comparison(scheduler: Scheduler, size: str) -> int:
 def test_a_comparison_two_times_from_one_ranks_with_the_claims_and_a_small_one_after_them(tmp_path, db):
     """Every comparison ≥ 2× from 1 must be decided; the small ones may wait for the claims."""
     scheduler = _swept_claims(tmp_path, db)
-    decisions = {i: Decision("holds", None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    decisions = {i: Decision(Verdict.HOLDS, None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
     decisions[_pair(scheduler, "four-times", "2")] = _open(4.0)  # the only open claim: 5 rounds × 20 s
     decisions[_comparison(scheduler, "1")] = _open(1.2, more=5)  # small, 5 rounds × 2 s
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
-    assert scheduler._choose(decisions, {})[0] == _pair(scheduler, "four-times", "2")
+    assert _chosen(scheduler, decisions) == _pair(scheduler, "four-times", "2")
     decisions[_comparison(scheduler, "1")] = _open(0.3, more=5)  # large: as cheap, and now first
-    assert scheduler._choose(decisions, {})[0] == _comparison(scheduler, "1")
+    assert _chosen(scheduler, decisions) == _comparison(scheduler, "1")
 
 
 def test_a_comparison_two_times_from_one_goes_before_a_cheaper_claim(tmp_path, db):
@@ -377,13 +384,13 @@ def test_a_comparison_two_times_from_one_goes_before_a_cheaper_claim(tmp_path, d
     JRuby 1.0 ÷ Jython 2.5.0 (0.215× after 3 rounds, about 65 s from a verdict) was left open when
     the budget of the 2026-11-26 06:23 run went to cheaper claims."""
     scheduler = _swept_claims(tmp_path, db)
-    decisions = {i: Decision("holds", None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    decisions = {i: Decision(Verdict.HOLDS, None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
     decisions[_pair(scheduler, "four-times", "1")] = _open(4.0)  # the only open claim: 5 rounds × 2 s
     decisions[_comparison(scheduler, "2")] = _open(0.215, more=5)  # large: 5 rounds × 20 s
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
-    assert scheduler._choose(decisions, {})[0] == _comparison(scheduler, "2")
+    assert _chosen(scheduler, decisions) == _comparison(scheduler, "2")
     decisions[_comparison(scheduler, "2")] = _open(1.2, more=5)  # small: after the claim
-    assert scheduler._choose(decisions, {})[0] == _pair(scheduler, "four-times", "1")
+    assert _chosen(scheduler, decisions) == _pair(scheduler, "four-times", "1")
 
 
 def test_quick_measures_only_the_arms_its_claims_compare(tmp_path):
@@ -453,9 +460,9 @@ def test_a_claim_pair_not_yet_looked_at_gets_its_first_look_before_the_whole_cla
     dozens of rounds, so the claim as a whole was dear. One look may settle the claim alone: here the
     unseen pair (2 rounds, 40 s) goes before four-times (60 s), which the whole of ten-times (120 s) would not."""
     scheduler = _swept_claims(tmp_path, db)
-    decisions = {i: Decision("holds", None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    decisions = {i: Decision(Verdict.HOLDS, None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
     decisions[_pair(scheduler, "ten-times", "1")] = _open(12.0, more=40)  # inside, 40 cheap rounds
-    decisions[_pair(scheduler, "ten-times", "2")] = Decision("inconclusive", None, 0.0, 1, True)  # 1 round
+    decisions[_pair(scheduler, "ten-times", "2")] = Decision(Verdict.INCONCLUSIVE, None, 0.0, 1, True)  # 1 round
     decisions[_pair(scheduler, "four-times", "1")] = _open(4.0, more=30)  # 30 cheap rounds: 60 s
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
     choice = scheduler._choose(decisions, {})
@@ -468,10 +475,10 @@ def test_the_progress_line_counts_open_claims_not_their_open_pairs(tmp_path, db)
     """make run, 2026-11-26: "65 claims open" of 57 claims, counting pairs. Here 3 pairs are open but
     one claim: ten-times already does not hold by its size=1 pair."""
     scheduler = _swept_claims(tmp_path, db)
-    decisions = {i: Decision("same", None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    decisions = {i: Decision(Verdict.SAME, None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
     decisions[_pair(scheduler, "four-times", "1")] = _open(4.0)
     decisions[_pair(scheduler, "four-times", "2")] = _open(4.0)
-    decisions[_pair(scheduler, "ten-times", "1")] = Decision("does not hold", None, 0.99, 3, True)
+    decisions[_pair(scheduler, "ten-times", "1")] = Decision(Verdict.DOES_NOT_HOLD, None, 0.99, 3, True)
     decisions[_pair(scheduler, "ten-times", "2")] = _open(12.0)
     assert scheduler._claims_open(decisions) == 1
     decisions[_pair(scheduler, "ten-times", "1")] = _open(12.0)
@@ -499,7 +506,7 @@ def test_open_claims_that_share_an_arm_run_in_the_same_rounds(tmp_path, db):
     def claim(name: str) -> int:
         return next(i for i, item in enumerate(plan.items) if item.claim is not None and item.claim.id == name)
 
-    decisions = {i: Decision("holds", None, 0.99, 3, True) for i in range(len(plan.items))}
+    decisions = {i: Decision(Verdict.HOLDS, None, 0.99, 3, True) for i in range(len(plan.items))}
     decisions[claim("ten-times")] = _open(12.0, more=5)  # slow ÷ fast
     decisions[claim("slower-than-fast")] = _open(3.0, more=20)  # slower ÷ fast: dearer, so second
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
@@ -508,7 +515,7 @@ def test_open_claims_that_share_an_arm_run_in_the_same_rounds(tmp_path, db):
     assert choice.partners == [claim("slower-than-fast")]
     assert {plan.arms[a].case.name for a in choice.arms} == {"fast", "slow", "slower"}
     # a pair stuck on its bound (no number of rounds expected to decide it) does not come along
-    decisions[claim("slower-than-fast")] = Decision("inconclusive", Interval(2.0, 1.0, 4.0), 0.99, 3, True)
+    decisions[claim("slower-than-fast")] = Decision(Verdict.INCONCLUSIVE, Interval(2.0, 1.0, 4.0), 0.99, 3, True)
     choice = scheduler._choose(decisions, {})
     assert choice is not None and choice.partners == [] and len(choice.arms) == 2
 

@@ -144,7 +144,7 @@ class Claim(_Strict):
 
 
 class ExperimentFile(_Strict):
-    experiment: Header = Field(default_factory=Header)  # type: ignore[arg-type]
+    experiment: Header = Field(default_factory=Header)
     method: Method = Field(default_factory=Method)
     quick: dict[str, Any] = Field(default_factory=dict)
     params: dict[str, Scalar | list[Scalar]] = Field(default_factory=dict)

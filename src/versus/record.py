@@ -25,7 +25,7 @@ from .errors import UsageError, VersusError
 from .experiment import Experiment, Method
 from .plan import Arm, Plan, make_plan
 from .rule import CURRENT, Rule
-from .store import Store
+from .store import ArmRow, Store
 
 
 @dataclass
@@ -68,7 +68,7 @@ def definitions_of(plan: Plan) -> dict[str, Any]:
             for name, e in plan.experiments.items()}
 
 
-def arm_row(arm: Arm, method: Method) -> dict[str, Any]:
+def arm_row(arm: Arm, method: Method) -> ArmRow:
     runtime = arm.runtime
     info = {"family": runtime.family, "version": runtime.version, "flags": list(runtime.flags),
             "jdk_version": runtime.jdk_version, "source": runtime.source, "executable": str(runtime.executable),
@@ -82,7 +82,7 @@ def runtime_hash(arm: Arm) -> str:
     return file_hash(arm.runtime.executable, arm.runtime.jar)
 
 
-def row(arm: ArmId, path: str, runtime_info: dict[str, Any], params: dict[str, str], method: dict[str, Any]) -> dict[str, Any]:
+def row(arm: ArmId, path: str, runtime_info: dict[str, Any], params: dict[str, str], method: dict[str, Any]) -> ArmRow:
     """The one shape of a stored arm (runs, imports, the selftest)."""
     return {"experiment": arm.experiment, "experiment_path": path, "case": arm.case, "variant": arm.variant,
             "runtime": arm.runtime, "runtime_info": runtime_info, "params": params, "method": method}

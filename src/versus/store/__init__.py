@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, Required, TypedDict
 
 from ..contention import Contention
 from ..errors import StoreError
@@ -96,6 +96,19 @@ class StoredRun:
     host: str = ""  # the host that ran it ('' for runs stored before hosts were: the session's own)
     leg: int = 0  # the leg of its session that ran it (0 before legs were)
     contention: Contention | None = None  # what else the machine did meanwhile (None: not recorded)
+
+
+class ArmRow(TypedDict, total=False):
+    """An arm as `add_arm` stores it (record.row makes one): what a row needs, and what it may leave out."""
+
+    experiment: Required[str]
+    case: Required[str]
+    runtime: Required[str]
+    experiment_path: str
+    variant: str
+    runtime_info: dict[str, Any]
+    params: dict[str, str]
+    method: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -291,7 +304,7 @@ class Store:
         assert session is not None
         return session
 
-    def add_arm(self, session_id: int, position: int, row: dict[str, Any]) -> int:
+    def add_arm(self, session_id: int, position: int, row: ArmRow) -> int:
         arm = self.backend.insert(
             "INSERT INTO arms (session_id, position, experiment, experiment_path, case_name, runtime, runtime_info,"
             " params, method, variant) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
