@@ -698,6 +698,19 @@ def test_a_reader_that_goes_away_ends_the_lab_quietly(tmp_path):
     assert done.returncode == 141
 
 
+def test_an_exact_pairs_interval_of_one_point_contains_its_own_value_computed_another_way():
+    """Sizes in bytes decide with an interval of one point; the pooled estimate, exp of a mean of logs,
+    lands on the same value but for the last bits of a double: that is inside, 0.1% off is not."""
+    from versus.lab.claims import Across, Deciding
+
+    value = 0.7394957983193278
+    same = math.exp(statistics.fmean([math.log(value)] * 7))
+    deciding = [(Deciding(1, "s", "p", "holds", value, value), same * (1 + 4e-16)),
+                (Deciding(2, "s", "p", "holds", value, value), value * 1.001),
+                (Deciding(3, "s", "p", "holds", 1.9, 2.5), 2.5000001)]
+    assert Across(3, {}, deciding).contained == [True, False, False]
+
+
 def test_across_says_when_the_runs_were_judged_by_different_rules(tmp_path, capsys):
     paths = three_runs(tmp_path)
     code, out, _ = run_lab(capsys, "across", *paths)

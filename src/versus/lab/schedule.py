@@ -23,7 +23,7 @@ from ..verdict import Verdict
 from .stored import initial_of, open_store, session_rule
 
 RANKS = {0: "comparison ≥ 2×", 1: "decides its claim", 2: "other", 3: "on its threshold"}
-SHOWN = 40  # choices listed per leg at most; the rest are counted
+SHOWN = 40  # choices listed per leg at most: the first and the last half of them
 
 
 @dataclass(frozen=True)
@@ -81,10 +81,16 @@ def _choices(store: Store, session: int) -> str:
     if not choices:
         return ""
     lines = []
-    by_leg: dict[int, int] = defaultdict(int)
+    count: dict[int, int] = defaultdict(int)
+    for leg, _ in choices:
+        count[leg] += 1
+    seen: dict[int, int] = defaultdict(int)
     for leg, chosen in choices:
-        by_leg[leg] += 1
-        if by_leg[leg] > SHOWN:
+        seen[leg] += 1
+        # the first and the last choices of each leg: how it began, and what the budget went to at the end
+        if SHOWN // 2 < seen[leg] <= count[leg] - SHOWN // 2:
+            if seen[leg] == SHOWN // 2 + 1:
+                lines.append(f"leg {leg}: … {count[leg] - 2 * (SHOWN // 2)} choices not listed ({count[leg]} in all) …")
             continue
         at = datetime.datetime.fromtimestamp(chosen.at, datetime.UTC).strftime("%H:%M:%S")
         target = "–" if chosen.target is None else str(chosen.target)
@@ -92,9 +98,6 @@ def _choices(store: Store, session: int) -> str:
         lines.append(f"leg {leg} {at} | {chosen.budget_left / 60:5.1f} min left | {chosen.open_items:3d} open | "
                      f"{RANKS.get(chosen.rank, str(chosen.rank))} | {chosen.item} | {chosen.have} → {target} rounds, "
                      f"{chosen.rounds} now, about {chosen.seconds:.0f} s{ride}")
-    for leg, count in sorted(by_leg.items()):
-        if count > SHOWN:
-            lines.append(f"leg {leg}: {count - SHOWN} more choices not listed ({count} in all)")
     return "\n".join(lines)
 
 
