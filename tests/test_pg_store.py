@@ -13,7 +13,7 @@ from versus.drivers.base import ProcessRun
 from versus.errors import StoreError
 from versus.protocol import SampleRecord
 from versus.record import load_session
-from versus.store import SCHEMA_VERSION, Store
+from versus.store import SCHEMA_VERSION, Chosen, Store
 from versus.store.copy import columns
 from versus.store.schema import TABLES
 
@@ -48,6 +48,9 @@ def test_values_come_back_as_they_went_in(pg_url, tmp_path):
         assert run.log_tail == "log\ufffdwith a NUL and ünïcode"  # PostgreSQL's text holds no NUL: no store does
         assert (run.host, run.leg) == ("host-a", 1)
         assert load_session(store, session).options == {"quick": True}
+        chosen = Chosen(1.8e9 + 0.25, "e c: e/a/r ÷ e/b/r", ["e d: e/a/r ÷ e/c/r"], 2, 4, None, 12.5, 1, 600.0, 7)
+        store.add_choice(session, 1, chosen)
+        assert store.choices(session) == [(1, chosen)]  # the scheduler's trace, on either backend
 
 
 def _reports(capsys, db: str, sessions: list[int]) -> dict[int, str]:
