@@ -705,7 +705,7 @@ def test_an_exact_pairs_interval_of_one_point_contains_its_own_value_computed_an
 
     value = 0.7394957983193278
     same = math.exp(statistics.fmean([math.log(value)] * 7))
-    deciding = [(Deciding(1, "s", "p", "holds", value, value), same * (1 + 4e-16)),
+    deciding: list[tuple[Deciding, float | None]] = [(Deciding(1, "s", "p", "holds", value, value), same * (1 + 4e-16)),
                 (Deciding(2, "s", "p", "holds", value, value), value * 1.001),
                 (Deciding(3, "s", "p", "holds", 1.9, 2.5), 2.5000001)]
     assert Across(3, {}, deciding).contained == [True, False, False]
