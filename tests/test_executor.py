@@ -109,3 +109,36 @@ def test_children_the_caller_started_before_are_not_leftovers():
     finally:
         own.kill()
         own.wait()
+
+
+def test_ctrl_c_that_lands_inside_popen_wait_never_hangs_the_harness(monkeypatch):
+    """A Ctrl-C test hung: CPython's Popen.wait with a timeout takes its internal lock before the `try`
+    that releases it, and a KeyboardInterrupt landing between the two left the lock held; the executor's
+    `process.wait()` after killing the program then blocked forever. Here the interrupt lands exactly
+    there: the executor must still kill, reap and re-raise, promptly."""
+    import threading
+
+    original = subprocess.Popen.wait
+
+    def interrupted(self, timeout=None):  # noqa: ANN001, ANN202
+        if timeout is None:  # a later wait, as after the interrupt: CPython's own
+            return original(self)
+        self._waitpid_lock.acquire(False)  # the wait with a timeout, interrupted right after taking its lock
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(subprocess.Popen, "wait", interrupted)
+    outcome: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            SubprocessExecutor().execute([sys.executable, "-c", "import time; time.sleep(60)"], {}, 120)
+        except BaseException as raised:  # noqa: BLE001
+            outcome.append(raised)
+
+    before = time.monotonic()
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(20)
+    assert not worker.is_alive(), "the executor hung after a Ctrl-C inside Popen.wait"
+    assert len(outcome) == 1 and isinstance(outcome[0], KeyboardInterrupt)
+    assert time.monotonic() - before < 20

@@ -166,6 +166,19 @@ def stop_leftovers(root: int, keep: set[int]) -> list[str]:
     return [f"{p.name} (pid {p.pid})" for p in found]
 
 
+def _reap(process: subprocess.Popen[bytes]) -> None:
+    """Wait for a killed process after Ctrl-C without `Popen.wait`: CPython's wait with a timeout takes
+    its internal lock before the `try` that releases it, so a signal landing between the two leaves the
+    lock held, and a second `wait()` then blocks forever (a Ctrl-C test hung so, one harness thread in
+    a futex wait beside its child's zombie)."""
+    if process.returncode is None:
+        try:
+            _, status = os.waitpid(process.pid, 0)
+            process.returncode = os.waitstatus_to_exitcode(status)
+        except ChildProcessError:  # the interrupted wait had reaped it
+            process.returncode = -signal.SIGKILL
+
+
 def _kill_group(pid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
@@ -270,7 +283,7 @@ class SubprocessExecutor:
                 process.wait()
             except BaseException:
                 _kill_group(process.pid)
-                process.wait()
+                _reap(process)
                 stop_leftovers(process.pid, self._live() | before)
                 raise
             wall = time.perf_counter_ns() - start
