@@ -311,6 +311,13 @@ def test_lab_schedule_says_what_each_claims_rounds_cost_and_lists_the_schedulers
             "4 → 6 rounds, 2 now, about 4 s") in out
 
 
+def test_lab_schedule_of_a_session_without_claims_says_so(tmp_path, capsys):
+    build(tmp_path / "n.db", experiment("lab", ["a", "b"], []), {("a", OLD): flat(3, 1.0), ("b", OLD): flat(3, 1.0)},
+          budget=BUDGET)
+    code, out, _ = run_lab(capsys, "schedule", str(tmp_path / "n.db"))
+    assert code == 0 and "no claim was measured in this session" in out and "claim | minutes" not in out
+
+
 def test_a_fixed_size_test_on_its_bound_never_decides_and_exact_rounds_decide_at_two():
     from versus.lab.oracle import fixed_size_rounds
 

@@ -109,6 +109,8 @@ def render(result: Schedule) -> str:
              "pair ran whole)", "",
              "claim | minutes of sequential rounds its pairs ran in | pair-rounds | verdict"]
     lines += [f"{s.claim} | {s.seconds / 60:.2f} | {s.rounds} | {s.verdict}" for s in result.spends]
+    if not result.spends:
+        lines[-1] = "no claim was measured in this session: no claim's minutes to show"
     decided = sum(s.seconds for s in result.spends if s.verdict.decided)
     spent = sum(s.seconds for s in result.spends)
     if spent:
