@@ -8,6 +8,7 @@ import json
 import math
 import os
 import re
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -209,6 +210,20 @@ def test_the_oracle_n_of_each_pair_is_the_least_rounds_a_fixed_size_test_needs(t
         assert rows[f"lab d-1.2x lab/d/{runtime} ÷ lab/e/{runtime}"][5] == str(ns["d"])
     estimate = float(rows["lab a-2x lab/a/cpython@3.11.7 ÷ lab/b/cpython@3.11.7"][3])
     assert estimate == pytest.approx(math.exp(truths()["a"][0]), rel=1e-3)
+
+
+def test_the_lab_only_reads_a_database(tmp_path, capsys):
+    """`versus lab` once opened its databases for writing; an analysis must leave a lab as it found it."""
+    path = tmp_path / "o.db"
+    oracle_session(path)
+    before = path.read_bytes()
+    for analysis in ("oracle", "schedule", "noise"):
+        code, _, _ = run_lab(capsys, analysis, str(path))
+        assert code == 0, analysis
+    assert path.read_bytes() == before
+    store = stored.open_store(path)
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        store.backend.db.execute("CREATE TABLE scribble (a)")
 
 
 def test_a_pair_this_run_barely_looked_at_takes_its_truth_from_other_runs(tmp_path, capsys):

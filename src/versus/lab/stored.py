@@ -26,11 +26,13 @@ Values = dict[int, tuple[float, int]]
 
 
 def open_store(path: Path) -> Store:
-    """A stored database, for reading; a path that is not a file is bad input (exit 2)."""
+    """A stored database, opened read-only as `versus report` opens one (an analysis writes nothing,
+    so it can read a live run's database, or one on a read-only file system); a path that is not a
+    file is bad input (exit 2)."""
     if not path.is_file():
         raise UsageError(f"no database at {path}",
                          "give a versus.db: `make run` writes versus-results/versus.db, a selftest the file its --db names")
-    return Store(path, create=False)
+    return Store(path, create=False, readonly=True)
 
 
 def read_report(path: Path) -> dict[str, Any]:
