@@ -32,6 +32,7 @@ from versus.protocol import SampleRecord
 from versus.record import row
 from versus.rule import CURRENT, Rule
 from versus.store import Chosen, Store
+from versus.store.sqlite import SQLiteBackend
 
 ROOT = Path(__file__).resolve().parent.parent
 INNER = 1000  # iterations per sample: a value v (ns per iteration) is stored as round(v × 1000) ns
@@ -221,9 +222,10 @@ def test_the_lab_only_reads_a_database(tmp_path, capsys):
         code, _, _ = run_lab(capsys, analysis, str(path))
         assert code == 0, analysis
     assert path.read_bytes() == before
-    store = stored.open_store(path)
+    backend = stored.open_store(path).backend
+    assert isinstance(backend, SQLiteBackend)
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
-        store.backend.db.execute("CREATE TABLE scribble (a)")
+        backend.db.execute("CREATE TABLE scribble (a)")
 
 
 def test_a_pair_this_run_barely_looked_at_takes_its_truth_from_other_runs(tmp_path, capsys):
