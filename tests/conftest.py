@@ -20,9 +20,9 @@ def pg_server():
     from pgserver import PgServer
 
     server = PgServer()
-    server.make_namespaces(3)
-    _PG["note"] = server.namespace_note or f"workers in {len(server.namespaces)} network namespaces over veth pairs"
     try:
+        server.make_namespaces(3)
+        _PG["note"] = server.namespace_note or f"workers in {len(server.namespaces)} network namespaces over veth pairs"
         server.start()
         yield server
     finally:

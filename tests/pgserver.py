@@ -63,13 +63,17 @@ class PgServer:
         self.listen = ["127.0.0.1"]
         self.namespaces: list[Namespace] = []
         self.owner = "postgres" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
-        if os.geteuid() == 0:
-            user = pwd.getpwnam(self.owner)
-            os.chown(self.root, user.pw_uid, user.pw_gid)
-        self._run(["initdb", "-D", str(self.data), "-U", USER, "--auth-local=trust", "--auth-host=scram-sha-256",
-                   "--pwfile", str(self._pwfile()), "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
-        with open(self.data / "pg_hba.conf", "a") as hba:
-            hba.write("host all all 10.0.0.0/8 scram-sha-256\n")
+        try:  # a failed initdb leaves no temporary directory behind
+            if os.geteuid() == 0:
+                user = pwd.getpwnam(self.owner)
+                os.chown(self.root, user.pw_uid, user.pw_gid)
+            self._run(["initdb", "-D", str(self.data), "-U", USER, "--auth-local=trust", "--auth-host=scram-sha-256",
+                       "--pwfile", str(self._pwfile()), "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
+            with open(self.data / "pg_hba.conf", "a") as hba:
+                hba.write("host all all 10.0.0.0/8 scram-sha-256\n")
+        except BaseException:
+            shutil.rmtree(self.root, ignore_errors=True)
+            raise
 
     def _pwfile(self) -> Path:
         path = self.root / "password"

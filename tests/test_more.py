@@ -106,6 +106,19 @@ def test_more_refuses_a_fixed_size_session_and_a_changed_runtime(tmp_path, capsy
     assert changed.returncode == 2 and "runtime cpython@" in changed.stderr and "changed since it ran" in changed.stderr
 
 
+def test_more_refuses_a_changed_definition(tmp_path, capsys):
+    """A claim's bound moved in experiment.toml: the session's evidence was judged against the old
+    definition, so it is not continued under the new one (the content hash covers the definition)."""
+    folder, db = _experiment(tmp_path), tmp_path / "lab.db"
+    assert _versus(capsys, "run", str(folder), "--processes", "3", "--budget", "30s", "--db", str(db)).returncode == 0
+    definition = folder / "experiment.toml"
+    definition.write_text(definition.read_text().replace("min = 10", "min = 2"))
+    refused = _versus(capsys, "run", "--more", "1", "--budget", "60s", "--db", str(db))
+    assert refused.returncode == 2, refused.stderr
+    assert "the files of experiment claims" in refused.stderr and "changed since it ran" in refused.stderr
+    assert _legs(db) == [(1, 1, "start")]  # nothing ran
+
+
 def test_a_continued_session_knows_what_each_arm_costs_from_the_legs_before(tmp_path):
     """A --more leg that did not know the earlier legs' wall times priced every arm it had not run yet
     at the median of those it had (fib's 9 s), and never went back to condvar's 0.4 s arms."""

@@ -8,6 +8,7 @@ import psycopg
 import pytest
 
 from conftest import FIXTURES
+from pgserver import PASSWORD
 from versus.cli import main
 from versus.drivers.base import ProcessRun
 from versus.errors import StoreError
@@ -77,6 +78,26 @@ def test_a_lab_copied_to_postgresql_and_back_reports_identically(pg_server, pg_u
     # and a store written on PostgreSQL goes on where the copy left it: ids continue
     store = Store(pg_url)
     assert store.new_session(1, [], {}, {}) == 4
+
+
+def test_the_lab_reads_a_postgresql_database_as_it_reads_the_same_lab_in_sqlite(pg_url, tmp_path, capsys):
+    """`versus lab` took only a file: its analyses of a lab on PostgreSQL are those of its SQLite copy,
+    and a URL is printed without its password."""
+    from test_lab import oracle_session
+
+    lite = tmp_path / "o.db"
+    oracle_session(lite)
+    assert main(["db", "copy", str(lite), pg_url]) == 0
+    capsys.readouterr()
+    for analysis in (["oracle"], ["schedule"], ["noise", "--claims"]):
+        outputs = []
+        for db in (str(lite), pg_url):
+            assert main(["lab", analysis[0], db, *analysis[1:]]) == 0, (analysis, db)
+            outputs.append(capsys.readouterr().out)
+        assert outputs[0] == outputs[1], analysis
+    assert main(["lab", "values", pg_url]) == 0
+    out = capsys.readouterr().out
+    assert PASSWORD not in out and "postgresql://" in out
 
 
 def test_a_copy_into_a_lab_that_is_not_empty_is_refused(pg_url, tmp_path, capsys):

@@ -96,6 +96,31 @@ except serbench.RoundTripError as error:
         done.stdout + done.stderr
 
 
+@pytest.mark.slow
+def test_the_serialize_loop_serializes_each_fresh_object_once() -> None:
+    """The Python side's answer to protobuf's cached byte size: no object reaches serialize twice,
+    and every object it serializes was built for it (the JVM side's test is Memo.java)."""
+    script = """
+import sys
+sys.path[:0] = [sys.argv[1]]
+import serbench
+made, seen = [], []
+def create(value):
+    made.append(object())
+    return made[-1]
+def serialize(o):
+    seen.append(o)
+    return b"x"
+clock = iter(range(0, 10**9, 5))
+keep = [None] * 16
+ns = serbench.serialize_fresh(create, serialize, {}, 1000, keep, now=lambda: next(clock))
+print(len(seen), len(set(map(id, seen))), all(a is b for a, b in zip(made, seen)), ns > 0, keep[999 & 15])
+"""
+    done = subprocess.run([interpreter("cpython-3.11"), "-c", script, str(PROGRAM.parent)], capture_output=True,
+                          text=True, timeout=60, env=program_env())
+    assert done.stdout.split() == ["1000", "1000", "True", "True", "b'x'"], done.stdout + done.stderr
+
+
 PLANTED = """
 import sys
 sys.path[:0] = [sys.argv[1]]

@@ -94,6 +94,23 @@ def prewarm(serializer, value, millis):
 _VALUE_NAMES = {}
 
 
+def serialize_fresh(create, serialize, value, inner, keep, now=vh.now_ns):
+    """Nanoseconds to serialize `inner` objects that were never serialized, each once; the bytes go
+    to `keep`, a ring of 16. A message may keep what serializing it computed (protobuf's Python
+    implementation caches its byte size), which a program that builds and sends a message once never
+    gets: batches of CHUNK objects are built untimed, then each batch is serialized, timed."""
+    serialize_ns = 0
+    done = 0
+    while done < inner:
+        fresh = [create(value) for _ in range(min(CHUNK, inner - done))]
+        started = now()
+        for o in fresh:
+            keep[done & 15] = serialize(o)
+            done += 1
+        serialize_ns += now() - started
+    return serialize_ns
+
+
 def value_name(value):
     return _VALUE_NAMES.get(id(value), "the value")
 
@@ -146,19 +163,8 @@ def case_for(name):
             keep[i & 15] = create(value)
         t1 = now()
         obj = keep[last]
-        # Serialize objects that were never serialized: a message may keep what serializing it computed
-        # (protobuf's python implementation caches its byte size), which a program that builds and sends a
-        # message once never gets. Batches of CHUNK objects are built untimed; each is serialized once.
         collect()
-        serialize_ns = 0
-        done = 0
-        while done < inner:
-            fresh = [create(value) for _ in range(min(CHUNK, inner - done))]
-            t1b = now()
-            for o in fresh:
-                keep[done & 15] = serialize(o)
-                done += 1
-            serialize_ns += now() - t1b
+        serialize_ns = serialize_fresh(create, serialize, value, inner, keep)
         data = keep[last]
         collect()
         t2b = now()

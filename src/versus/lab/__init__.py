@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import UsageError
+from ..store import parse_target
 
 EXIT_PIPE = 141  # as a shell reports a process that SIGPIPE ended
 
@@ -31,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     noise = commands.add_parser("noise", help="a stored session's noise: spreads between and within processes, "
                                 "process time, per claim pair (--claims), warmup raises (--raises)")
-    noise.add_argument("db", type=Path, metavar="DB")
+    noise.add_argument("db", type=parse_target, metavar="DB")
     noise.add_argument("session", type=int, nargs="?", metavar="SESSION", help="default: the latest")
     noise.add_argument("--baseline", metavar="CASE", help="also set every other case of its runtime against this case")
     noise.add_argument("--samples", metavar="TEXT", help="every process of the arms whose key contains TEXT")
@@ -39,14 +40,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     noise.add_argument("--raises", action="store_true", help="processes of rounds 0–1 flagged as still warming up")
 
     values = commands.add_parser("values", help="the per-process value: median against fastest sample, per experiment")
-    values.add_argument("dbs", type=Path, nargs="*", metavar="DB", help="make run databases (their latest sessions)")
+    values.add_argument("dbs", type=parse_target, nargs="*", metavar="DB", help="make run databases (their latest sessions)")
     values.add_argument("--model", action="store_true", help="the noise model with spells within a process instead")
     values.add_argument("--trials", type=int, default=2000, help="with --model: trials per row (default 2000)")
     rule_option(values, "with --model: today's rule")
 
     feasibility = commands.add_parser("feasibility", help="from several make runs pooled: the process time deciding "
                                       "90%% of the claims would take")
-    feasibility.add_argument("dbs", type=Path, nargs="+", metavar="DB", help="make run databases (their latest sessions)")
+    feasibility.add_argument("dbs", type=parse_target, nargs="+", metavar="DB", help="make run databases (their latest sessions)")
     what_if = feasibility.add_mutually_exclusive_group()
     what_if.add_argument("--alpha-times", type=float, metavar="F", help="each pair's α F times its share (what-if)")
     what_if.add_argument("--uncorrected", action="store_true", help="every pair alone at the rule's α (what-if)")
@@ -54,16 +55,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     oracle = commands.add_parser("oracle", help="the claims a fixed-size test that knew each pair's ratio and spread "
                                  "could decide within a run's budget, and how many the run decided")
-    oracle.add_argument("db", type=Path, metavar="DB")
+    oracle.add_argument("db", type=parse_target, metavar="DB")
     oracle.add_argument("session", type=int, nargs="?", metavar="SESSION", help="default: the latest")
-    oracle.add_argument("--truth", type=Path, action="append", default=[], metavar="DB",
+    oracle.add_argument("--truth", type=parse_target, action="append", default=[], metavar="DB",
                         help="other runs' databases: their pooled rounds are the truth of a pair this run has too few "
                         "rounds of (repeatable)")
     rule_option(oracle, "the session's own rule")
 
     schedule = commands.add_parser("schedule", help="what a run's process time was spent on: first and sequential "
                                    "rounds, each claim's pairs, the scheduler's choices in order")
-    schedule.add_argument("db", type=Path, metavar="DB")
+    schedule.add_argument("db", type=parse_target, metavar="DB")
     schedule.add_argument("session", type=int, nargs="?", metavar="SESSION", help="default: the latest")
     rule_option(schedule, "the session's own rule")
 
@@ -89,7 +90,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     contention = commands.add_parser("contention", help="whether what else the machine did while a process ran "
                                      "(preemptions, CPU pressure, steal) explains the rounds' residuals")
-    contention.add_argument("dbs", type=Path, nargs="+", metavar="DB", help="databases (their latest sessions)")
+    contention.add_argument("dbs", type=parse_target, nargs="+", metavar="DB", help="databases (their latest sessions)")
 
     overhead = commands.add_parser("overhead", help="the time the harness adds to a process run")
     overhead.add_argument("count", type=int, nargs="?", default=100, metavar="N", help="interleaved pairs (default 100)")

@@ -18,12 +18,12 @@ import math
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ..analyze import analyze
 from ..contention import Contention
 from ..errors import UsageError
 from ..record import load_session
+from ..store import Target
 from .stored import open_store, pair_rounds, session_rule, start_of
 
 USE_R2 = 0.1  # explains a tenth of the per-round variance: adjusting would cut the SD by ≥ 5%
@@ -95,7 +95,7 @@ def _standardized(values: list[float]) -> list[float] | None:
     return [(v - mean) / sd for v in values] if sd > 0 else None
 
 
-def contention(paths: list[Path]) -> str:
+def contention(paths: list[Target]) -> str:
     if not paths:
         raise UsageError("no database given", "give the versus.db of one or more runs")
     stores = [open_store(path) for path in paths]  # every database is there before any is analysed

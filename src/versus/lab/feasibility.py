@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .. import judge, stats
 from ..analyze import analyze
@@ -31,6 +30,7 @@ from ..errors import UsageError
 from ..items import Item, items_of
 from ..record import load_session
 from ..rule import CURRENT, Rule, with_overrides
+from ..store import Target
 from ..verdict import Verdict
 from . import claimset
 from .stored import initial_of, open_store, pair_rounds, start_of
@@ -73,7 +73,7 @@ def residuals(units: list[float]) -> list[float]:
     return [(u - mean) * scale for u in units]
 
 
-def collect(paths: list[Path], rule: Rule) -> tuple[dict[tuple[str, str], Pooled], dict[str, list[float]], float, float]:
+def collect(paths: list[Target], rule: Rule) -> tuple[dict[tuple[str, str], Pooled], dict[str, list[float]], float, float]:
     """Claim pairs pooled over the sessions (the latest of each database), each arm's wall seconds, and
     the median over sessions of the first rounds' process time and of all process time."""
     pooled: dict[tuple[str, str], Pooled] = {}
@@ -123,7 +123,7 @@ def cost(pair: Pooled, rule: Rule, alpha_times: float | None) -> Cost | None:
     return Cost(rounds, estimate, spread, location.unit_sd, outside)
 
 
-def feasibility(paths: list[Path], changes: list[str], alpha_times: float | None) -> str:
+def feasibility(paths: list[Target], changes: list[str], alpha_times: float | None) -> str:
     if alpha_times is not None and not (alpha_times > 0 and math.isfinite(alpha_times)):
         raise UsageError(f"--alpha-times {alpha_times:g} must be a positive number", "2 doubles each pair's α")
     if not paths:

@@ -23,14 +23,14 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import numpy as np
 
 from .. import judge, simulate, steady
 from ..analyze import Analysis, ArmResult, analyze
 from ..rule import CURRENT, Rule
-from .stored import open_store
+from ..store import Target
+from .stored import name_of, open_store
 
 
 def _values(arm: ArmResult, metric: str = "", before: float = math.inf) -> dict[int, float]:
@@ -59,7 +59,7 @@ def mad_sd(values: Sequence[float]) -> float:
     return 1.4826 * statistics.median(abs(v - center) for v in values)
 
 
-def noise(path: Path, session: int | None, baseline: str | None = None, samples: str | None = None,
+def noise(path: Target, session: int | None, baseline: str | None = None, samples: str | None = None,
           claims: bool = False, raises: bool = False) -> str:
     analysis = analyze(open_store(path), session)
     if claims:
@@ -208,7 +208,7 @@ FIRST = 5
 FIRST_WAYS: dict[str, Callable[[Sequence[float]], float]] = {f"min of {k}": _first(k) for k in range(1, FIRST + 1)}
 
 
-def spreads(path: Path, ways: dict[str, Callable[[Sequence[float]], float]] | None = None
+def spreads(path: Target, ways: dict[str, Callable[[Sequence[float]], float]] | None = None
             ) -> dict[tuple[str, str], dict[str, float]]:
     """(experiment, "claims" or "comparisons") → way → median SD over the pairs, of the latest session."""
     ways = WAYS if ways is None else ways
@@ -236,13 +236,13 @@ def spreads(path: Path, ways: dict[str, Callable[[Sequence[float]], float]] | No
     return out
 
 
-def values(paths: list[Path]) -> str:
+def values(paths: list[Target]) -> str:
     table: dict[tuple[str, str], list[dict[str, float]]] = {}
     lines = ["database | experiment | pairs | median SD of the per-round log ratio: median value → min value"]
     for path in paths:
         for (experiment, kind), by_way in sorted(spreads(path).items()):
             table.setdefault((experiment, kind), []).append(by_way)
-            lines.append(f"{path} | {experiment} | {kind} | {by_way['median']:.3f} → {by_way['min']:.3f}")
+            lines.append(f"{name_of(path)} | {experiment} | {kind} | {by_way['median']:.3f} → {by_way['min']:.3f}")
     lines += ["", "experiment | pairs | sessions in which the minimum spread less"]
     for (experiment, kind), rows in sorted(table.items()):
         smaller = sum(row["min"] < row["median"] for row in rows)
@@ -251,7 +251,7 @@ def values(paths: list[Path]) -> str:
               f"first 1 … {FIRST} measured samples per process (processes with fewer give their minimum)"]
     for path in paths:
         for (experiment, kind), by_way in sorted(spreads(path, FIRST_WAYS).items()):
-            lines.append(f"{path} | {experiment} | {kind} | " + " → ".join(f"{v:.3f}" for v in by_way.values()))
+            lines.append(f"{name_of(path)} | {experiment} | {kind} | " + " → ".join(f"{v:.3f}" for v in by_way.values()))
     return "\n".join(lines)
 
 

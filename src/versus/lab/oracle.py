@@ -19,7 +19,6 @@ import math
 import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 from scipy import stats as distributions
 
@@ -29,6 +28,7 @@ from ..errors import UsageError
 from ..items import items_of
 from ..record import load_session
 from ..rule import Rule
+from ..store import Target
 from ..verdict import Verdict
 from . import claimset
 from .feasibility import Pooled, collect
@@ -133,7 +133,7 @@ class Oracle:
         return [(p, p.decision.n / p.n if p.n else None) for p in self.pairs if p.decision.decided]
 
 
-def oracle(path: Path, session: int | None, changes: list[str], truths: list[Path] | None = None) -> Oracle:
+def oracle(path: Target, session: int | None, changes: list[str], truths: list[Target] | None = None) -> Oracle:
     """`truths`: other runs' databases, whose pooled rounds stand in for a pair's truth and an arm's
     cost where this run has too few rounds of it (a budgeted run looks only where it chooses to)."""
     for other in truths or []:

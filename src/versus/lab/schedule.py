@@ -13,12 +13,11 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..analyze import analyze
 from ..record import load_session
 from ..rule import Rule
-from ..store import Store
+from ..store import Store, Target
 from ..verdict import Verdict
 from .stored import initial_of, open_store, session_rule
 
@@ -45,7 +44,7 @@ class Schedule:
     choices: str  # the trace as text ("" where the session has none)
 
 
-def schedule(path: Path, session: int | None, changes: list[str]) -> Schedule:
+def schedule(path: Target, session: int | None, changes: list[str]) -> Schedule:
     store = open_store(path)
     stored = load_session(store, session)
     rule = session_rule(stored.plan, changes)

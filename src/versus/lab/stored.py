@@ -16,7 +16,8 @@ from ..analyze import ArmResult, Judged, ProcessFacts
 from ..errors import UsageError
 from ..record import StoredPlan
 from ..rule import Rule, with_overrides
-from ..store import Store
+from ..store import Store, Target
+from ..store.postgres import shown
 
 REPORT_HINT = "make one with `versus report N --format json > FILE` (or take a run's session-N/session.json)"
 MAX_REPORT_BYTES = 512 << 20  # a make run's document is a few MB
@@ -25,14 +26,21 @@ MAX_REPORT_BYTES = 512 << 20  # a make run's document is a few MB
 Values = dict[int, tuple[float, int]]
 
 
-def open_store(path: Path) -> Store:
+def open_store(path: Target) -> Store:
     """A stored database, opened read-only as `versus report` opens one (an analysis writes nothing,
     so it can read a live run's database, or one on a read-only file system); a path that is not a
-    file is bad input (exit 2)."""
+    file is bad input (exit 2). A postgresql:// URL is read as `versus report --db URL` reads it."""
+    if isinstance(path, str):
+        return Store(path, create=False, readonly=True)
     if not path.is_file():
         raise UsageError(f"no database at {path}",
                          "give a versus.db: `make run` writes versus-results/versus.db, a selftest the file its --db names")
     return Store(path, create=False, readonly=True)
+
+
+def name_of(target: Target) -> str:
+    """A database as the lab's tables name it: a file's path, a URL without its password."""
+    return str(target) if isinstance(target, Path) else shown(target)
 
 
 def read_report(path: Path) -> dict[str, Any]:

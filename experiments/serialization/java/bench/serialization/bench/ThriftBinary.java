@@ -8,7 +8,10 @@ import serialization.thrift.Image;
 import serialization.thrift.Media;
 import serialization.thrift.ThriftCodec;
 
-/** Thrift's binary protocol (TBinaryProtocol, as in 2008), the hand-written structs of java/thrift. */
+/**
+ * Thrift's binary protocol (TBinaryProtocol, as in 2008), with the structs the Thrift compiler
+ * generates from schema/media.thrift (java/thrift holds only ThriftCodec).
+ */
 public class ThriftBinary extends Bench<serialization.thrift.MediaContent> {
     private final ThriftCodec codec;
 
