@@ -160,6 +160,44 @@ def test_a_worker_killed_mid_round_loses_its_lease_and_another_host_runs_the_rou
     assert _pooled(doc)["ten-times"] == "does not hold"
 
 
+def test_a_worker_that_hangs_loses_its_lease_when_it_runs_out_and_drops_its_late_run(pg_server, pg_url, tmp_path):
+    """A hung worker keeps its connection (its advisory lock says it lives), so only its lease can free
+    its round. The worker is stopped (SIGSTOP) mid-round; the lease's end is brought forward in the
+    database rather than waited for (a process's timeout + 60 s); the round goes to the other host, and
+    the worker, continued, finds its lease gone and stores nothing of that round."""
+    log = tmp_path / "coordinator.log"
+    with workers(pg_server, _dbname(pg_url), ["sleeper", "survivor"], tmp_path) as started:
+        coordinator = _coordinator(pg_url, "--processes", "5", "--seed", "6", *LONG, log=log)
+        sql = ("SELECT w.id, w.round FROM work w JOIN workers k ON k.id = w.worker_id"
+               " WHERE w.state = 'leased' AND k.name = 'sleeper'")
+        harness = _harness(started["sleeper"].pid)
+        for _ in range(20):  # stopped while it holds a lease (not between two rounds)
+            _wait_for(pg_url, sql, bool, what="a round leased to sleeper")
+            os.kill(harness, signal.SIGSTOP)
+            leased = _rows(pg_url, sql)
+            if leased:
+                break
+            os.kill(harness, signal.SIGCONT)
+        try:
+            assert leased, "the worker was never stopped holding a lease"
+            item, round_ = leased[0]
+            stored_then = _rows(pg_url, "SELECT COUNT(*) FROM process_runs WHERE host = 'sleeper' AND round = %s",
+                                (round_,))[0][0]
+            _rows(pg_url, "UPDATE work SET lease_until = 0 WHERE id = %s RETURNING id", (item,))
+            _wait_for(pg_url, f"SELECT state FROM work WHERE id = {int(str(item))}", lambda rows: rows == [("lost",)],
+                      what="the hung worker's round taken back")
+        finally:
+            os.kill(harness, signal.SIGCONT)
+        doc = _done(coordinator, log)
+    assert "was taken back (its lease ran out)" in log.read_text()
+    late = _rows(pg_url, "SELECT COUNT(*) FROM process_runs WHERE host = 'sleeper' AND round = %s", (round_,))
+    assert late == [(stored_then,)]  # the run it finished after its lease ran out was dropped
+    assert "the lease was taken back" in (tmp_path / "worker-sleeper.log").read_text()
+    runs = _runs(pg_url, 1)
+    assert len({(case, r) for case, r, _, _ in runs}) == len(runs)  # stored once
+    assert _pooled(doc)["ten-times"] == "does not hold"
+
+
 def test_postgresql_restarted_and_the_coordinator_killed_mid_session_lose_nothing(pg_server, pg_url, tmp_path):
     """PostgreSQL restarts under a running session: workers and coordinator reconnect and go on. Then
     the coordinator is killed with -9: the workers keep what they were given, and `versus run --resume`
