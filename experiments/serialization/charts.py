@@ -120,18 +120,33 @@ def label(row: Row) -> str:
     return f"{row.name} ({'JDK 25' if row.group == 'jdk25' else 'JDK 17' if row.group in ('jdk17', '2008') else 'Python'})"
 
 
+BASELINES = {"2008": "protobuf2008", "jdk17": "protobuf", "jdk25": "protobuf", "python": "py_protobuf"}
+
+
 def table(rows_: list[Row], value: str) -> str:
+    """The rows as Markdown, with each roundtrip ÷ protobuf SPEED's on the same runtime (jvm-serializers'
+    "total" against its protobuf row: a ratio of this session's medians, not a paired estimate)."""
     def cell(row: Row, operation: str) -> str:
         got = row.times.get(operation)
         return "" if not got else _human(got[0])
 
-    lines = [f"value `{value}`; medians per operation (ns, µs, ms); sizes in bytes (deflated)", "",
-             "| serializer | runtime | create | serialize | deserialize | roundtrip | read_two | size (deflated) |",
-             "|---|---|---|---|---|---|---|---|"]
+    baseline = {r.group: r.times["roundtrip"][0] for r in rows_
+                if r.name == BASELINES[r.group] and "roundtrip" in r.times}
+
+    def ratio(row: Row) -> str:
+        got, base = row.times.get("roundtrip"), baseline.get(row.group)
+        return "" if not got or not base else f"{got[0] / base:.2f}"
+
+    lines = [f"value `{value}`; medians per operation (ns, µs, ms); sizes in bytes (deflated); roundtrip ÷ "
+             "protobuf's on the same runtime (protobuf2008 for 2008's artifacts)", "",
+             "| serializer | runtime | create | serialize | deserialize | roundtrip | read_two | size (deflated) "
+             "| roundtrip ÷ protobuf |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for row in rows_:
         size = "" if row.size is None else f"{row.size:.0f}" + ("" if row.deflated is None else f" ({row.deflated:.0f})")
         runtime = {"2008": "2008 artifacts, JDK 17", "jdk17": "JDK 17", "jdk25": "JDK 25", "python": "Python"}[row.group]
-        lines.append(f"| {row.name} | {runtime} | " + " | ".join(cell(row, op) for op in OPERATIONS) + f" | {size} |")
+        lines.append(f"| {row.name} | {runtime} | " + " | ".join(cell(row, op) for op in OPERATIONS)
+                     + f" | {size} | {ratio(row)} |")
     return "\n".join(lines)
 
 
