@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 import re
 import sqlite3
 import statistics
@@ -305,6 +306,41 @@ def test_the_oracle_names_the_claims_far_from_their_bound_that_the_run_left_open
     assert code == 0
     assert ("claims whose truth lies ≥ 2 per-round SDs from their bound: 3; the run decided 2 of them "
             "(target: all); not: lab f-2x") in out
+
+
+def test_a_replayed_round_gives_the_arms_of_a_batch_one_stored_round(tmp_path):
+    """Pairing is what the ratios stand on: a replayed round draws one stored round for every arm of the
+    batch that ran in it, and only an arm that did not takes one of its own."""
+    from versus.lab.replay import World
+
+    oracle_session(tmp_path / "o.db")
+    analysis = analyze(Store(tmp_path / "o.db", create=False), 1)
+    world = World(analysis.arms, [])
+    index = {arm.key: arm.index for arm in analysis.arms}
+    a, b, g = index["lab/a/cpython@3.11.7"], index["lab/b/cpython@3.11.7"], index["lab/g/cpython@3.11.7"]
+    rng = random.Random(3)
+    for _ in range(50):
+        drawn = world.draw([a, b], rng)
+        rounds = {arm: next(r for r, got in world.rounds[arm].items() if got is drawn[arm]) for arm in (a, b)}
+        assert rounds[a] == rounds[b]
+        drawn = world.draw([a, g], rng)  # g ran 6 rounds, a 12: a round both ran
+        assert next(r for r, got in world.rounds[a].items() if got is drawn[a]) < 6
+
+
+def test_replay_runs_the_scheduler_again_within_the_runs_process_time(tmp_path, capsys):
+    oracle_session(tmp_path / "o.db")
+    code, out, _ = run_lab(capsys, "replay", str(tmp_path / "o.db"), "--trials", "3", "--seed", "4")
+    assert code == 0
+    rows = [line.split(" | ") for line in out.splitlines() if line[:1].isdigit() and " | " in line]
+    assert len(rows) == 3
+    for cells in rows:
+        assert float(cells[3]) <= (BUDGET - SETUP) / 60  # never past the process time the run had
+    decided = {line.split(" | ")[0]: line.split(" | ")[1] for line in out.splitlines() if line.startswith("lab ")}
+    assert decided["lab a-2x"] == decided["lab c-3x"] == "3 of 3"  # far from their bounds, cheap: every replay
+    again = run_lab(capsys, "replay", str(tmp_path / "o.db"), "--trials", "3", "--seed", "4")[1]
+    assert again == out  # seeded
+    stricter = run_lab(capsys, "replay", str(tmp_path / "o.db"), "--trials", "3", "--seed", "4", "--rule", "alpha=0.0001")[1]
+    assert stricter != out
 
 
 def test_lab_schedule_says_what_each_claims_rounds_cost_and_lists_the_schedulers_choices(tmp_path, capsys):
@@ -702,6 +738,8 @@ def test_every_bad_input_is_an_error_with_a_hint(tmp_path, capsys):
         (("across", str(tmp_path / "odd.json")), 2, "is not a report as versus writes it"),
         (("overhead", "2", "--experiment", str(tmp_path)), 2, "no overhead experiment"),
         (("feasibility", "--alpha-times", "0", str(tmp_path / "empty.db")), 2, "must be a positive number"),
+        (("replay", str(tmp_path / "missing.db")), 2, "no database at"),
+        (("replay", str(tmp_path / "empty.db"), "--trials", "0"), 2, "must be at least 1"),
     ]:
         got, out, err = run_lab(capsys, *args)
         assert got == code and words in err and "hint:" in err and "Traceback" not in err, (args, err)

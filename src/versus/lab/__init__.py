@@ -1,7 +1,8 @@
 """`versus lab …`: the analyses that justify the method, as subcommands over the stored format (as
 pyperf's `stats`, `check` and `compare_to` are): a session's noise, the per-process value, what
-deciding the claims would take, a fixed-size oracle, what a run's time was spent on, claims tables and verdicts across runs, the
-noise model's calibration, the machine's slow spells, what contention explains, and the harness's own cost.
+deciding the claims would take, a fixed-size oracle, what a run's time was spent on, the scheduler
+replayed offline, claims tables and verdicts across runs, the noise model's calibration, the
+machine's slow spells, what contention explains, and the harness's own cost.
 
 This module only declares the subcommands; each analysis lives in its own module of this package and
 is imported when it runs, so that `versus --help` stays quick.
@@ -67,6 +68,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     schedule.add_argument("db", type=parse_target, metavar="DB")
     schedule.add_argument("session", type=int, nargs="?", metavar="SESSION", help="default: the latest")
     rule_option(schedule, "the session's own rule")
+
+    replay = commands.add_parser("replay", help="the scheduler run again offline on a session's own rounds drawn at "
+                                 "random: how many claims it decides in the run's process time")
+    replay.add_argument("db", type=parse_target, metavar="DB")
+    replay.add_argument("session", type=int, nargs="?", metavar="SESSION", help="default: the latest")
+    replay.add_argument("--truth", type=parse_target, action="append", default=[], metavar="DB",
+                        help="other runs' databases: their rounds of the same arms join the world (repeatable)")
+    replay.add_argument("--trials", type=int, default=5, metavar="N", help="replays, each with its own seed (default 5)")
+    replay.add_argument("--seed", type=int, default=1, metavar="N", help="the first replay's seed (default 1)")
+    rule_option(replay, "the session's own rule")
 
     claims = commands.add_parser("claims", help="a report's claims as the Markdown tables of docs/results.md")
     claims.add_argument("report", type=Path, metavar="REPORT.json", help="versus report N --format json > FILE")
@@ -151,6 +162,12 @@ def _analysis(args: argparse.Namespace) -> str:
         from .schedule import render as render_schedule
         from .schedule import schedule
         return render_schedule(schedule(args.db, args.session, args.rule))
+    if args.lab == "replay":
+        if args.trials < 1:
+            raise UsageError(f"--trials {args.trials} must be at least 1", "e.g. --trials 5")
+        from .replay import render as render_replay
+        from .replay import replay
+        return render_replay(replay(args.db, args.session, args.rule, args.truth, args.trials, args.seed))
     if args.lab == "claims":
         from .claims import claims
         return claims(args.report, args.experiments, args.counts)
