@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,6 +24,7 @@ POST = (("socket (post)", 0.228), ("HTTP (post)", 2.08), ("Spring RPC (post)", 1
 # Each case's label and setup, in the chart's order (top to bottom).
 CASES = (
     ("socket_2008", "socket, as written", "2008"),
+    ("socket_2008_quickack", "socket, ACKs at once (the post's TCP)", "2008"),
     ("socket_2008_nodelay", "socket + TCP_NODELAY", "2008"),
     ("http_2008", "HTTP (httpclient 3.1, Jetty 6)", "2008"),
     ("http_2008_nostale", "HTTP, stale check off", "2008"),
@@ -102,6 +104,31 @@ def table(arms: dict[str, dict[str, Any]]) -> list[str]:
     return lines
 
 
+def settling(arms: dict[str, dict[str, Any]]) -> list[str]:
+    """Each case's median round trip per process run, in round order, with their spread (the SD of
+    their logs, as a percentage) and the warmup round trips each made: whether a stack settled."""
+    lines = ["| case | processes | p50 per process (µs), in round order | spread | warmup round trips |",
+             "| --- | ---: | --- | ---: | --- |"]
+    for case, _, _ in CASES:
+        arm = arms.get(case)
+        if not arm:
+            continue
+        p50s, warmups = [], []
+        for run in sorted(arm.get("runs", []), key=lambda r: r.get("round", 0)):
+            found = {m[0]: m[1] for m in run.get("metrics") or [] if run.get("status") == "ok"}
+            if "latency_p50_us" in found:
+                p50s.append(float(found["latency_p50_us"]))
+                warmups.append(int(found.get("warmup_round_trips", 0)))
+        if not p50s:
+            continue
+        logs = [math.log(v) for v in p50s]
+        mean = sum(logs) / len(logs)
+        spread = math.sqrt(sum((x - mean) ** 2 for x in logs) / (len(logs) - 1)) if len(logs) > 1 else 0.0
+        span = f"{min(warmups):,}" if min(warmups) == max(warmups) else f"{min(warmups):,} to {max(warmups):,}"
+        lines.append(f"| `{case}` | {len(p50s)} | " + ", ".join(f"{v:,.0f}" for v in p50s) + f" | {spread:.0%} | {span} |")
+    return lines
+
+
 def draw(bars: list[Bar], title: str, output: Path) -> None:
     import matplotlib
 
@@ -159,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     draw(rows(arms), title, Path(args.output))
     print(f"wrote {args.output}")
     for line in table(arms):
+        print(line)
+    print()
+    for line in settling(arms):
         print(line)
     for line in claims(document):
         print(line)
