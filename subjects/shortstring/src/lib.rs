@@ -13,6 +13,7 @@ pub mod osm;
 mod push;
 pub mod source;
 pub mod stats;
+pub mod stats_cli;
 pub mod store;
 pub mod tables;
 mod words;

@@ -113,7 +113,7 @@ fn run(argv: &[String]) -> Result<ExitCode, String> {
             if a.rest.is_empty() {
                 return Err(format!("stats needs at least one FILE\n{USAGE}"));
             }
-            shortstring::stats::run_cli(
+            shortstring::stats_cli::run_cli(
                 &a.rest,
                 a.format.map(|f| f == Format::A),
                 a.chart.as_deref(),
