@@ -367,6 +367,26 @@ def _comparison(scheduler: Scheduler, size: str) -> int:
                 and scheduler.plan.arms[item.numerator].param_map.get("size") == size)
 
 
+def test_of_two_decisions_as_dear_the_one_whose_estimate_sits_nearer_its_bound_waits(tmp_path, db):
+    """A decision's cost assumes its estimate is the truth. four-times at 4.9 (its bound 5, its interval
+    wide) may well need far more rounds than projected; ten-times at 30 (≥ 10, a tight interval) will
+    not: as dear by their projections, ten-times goes first. Replayed on the rounds of four make runs
+    (`versus lab replay`), weighing by that chance raised the share of the oracle's claims decided
+    in every one (docs/results.md, "What a sequential round is spent on")."""
+    scheduler = _swept_claims(tmp_path, db)
+    decisions = {i: Decision(Verdict.HOLDS, None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    decisions[_pair(scheduler, "four-times", "1")] = Decision(
+        Verdict.INCONCLUSIVE, Interval(4.9, 3.0, 8.0), 0.99, 3, True, rounds_needed=8)
+    decisions[_pair(scheduler, "ten-times", "1")] = Decision(
+        Verdict.INCONCLUSIVE, Interval(30.0, 9.5, 95.0), 0.99, 3, True, rounds_needed=8)
+    scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
+    assert _chosen(scheduler, decisions) == _pair(scheduler, "ten-times", "1")
+    # with a tight interval of its own, four-times is as sure a decision again, and comes first
+    decisions[_pair(scheduler, "four-times", "1")] = Decision(
+        Verdict.INCONCLUSIVE, Interval(3.9, 3.6, 4.2), 0.99, 3, True, rounds_needed=8)
+    assert _chosen(scheduler, decisions) == _pair(scheduler, "four-times", "1")
+
+
 def test_a_comparison_two_times_from_one_ranks_with_the_claims_and_a_small_one_after_them(tmp_path, db):
     """Every comparison ≥ 2× from 1 must be decided; the small ones may wait for the claims."""
     scheduler = _swept_claims(tmp_path, db)

@@ -19,10 +19,12 @@ within a time budget for the arms that an undecided comparison or claim still ne
 """
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import NamedTuple
 
 from . import judge, stats
@@ -35,6 +37,7 @@ from .verdict import Verdict
 MAX_EXTRA_ROUNDS = 200  # sequential rounds per item at most, whatever the budget
 LARGE = 2.0  # a comparison estimated this far from 1 (either way) ranks with the claims
 MAX_PARTNERS = 3  # open items that share an arm with the chosen one and ride along in its rounds
+LEAST_CHANCE = 0.05  # a decision's chance is taken to be at least this: its expected cost stays finite
 
 
 @dataclass
@@ -239,7 +242,7 @@ class Scheduler:
                 rank, weight = 0, seconds
             else:
                 rank, weight = ranks.get(index, (2, seconds))
-            key = (rank, weight, seconds)
+            key = (rank, weight / _chance(item, decisions[index]), seconds)
             if best is None or key < best[0]:
                 best = (key, index)
         if best is None:
@@ -348,3 +351,26 @@ def _large(item: Item, decision: stats.Decision) -> bool:
     shown = decision.interval
     return item.claim is None and shown is not None and shown.value > 0 and (
         shown.value >= LARGE or shown.value <= 1 / LARGE)
+
+
+def _chance(item: Item, decision: stats.Decision) -> float:
+    """The chance, as the latest look sees it, that the item's truth lies beyond its nearest bound on
+    the side its estimate is on (for a comparison, 1×): a normal approximation with the spread its
+    interval implies. A decision's estimated cost (`rounds_needed`) assumes the estimate is the truth;
+    ÷ this chance it is an expected cost, so that of two decisions as dear, the one whose estimate
+    sits nearer its bound, which more rounds may well not settle, waits (docs/method.md, "Runs").
+    Without a usable interval, an even chance."""
+    shown = decision.interval
+    if shown is None or min(shown.value, shown.low, shown.high) <= 0 or shown.high <= shown.low:
+        return 0.5
+    bounds = [1.0] if item.claim is None else [b for b in (item.claim.min, item.claim.max) if b is not None and b > 0]
+    if not bounds:
+        return 1.0
+    normal = NormalDist()
+    low_side, high_side = decision.sides or ((1 + decision.level) / 2,) * 2
+    width = normal.inv_cdf(min(low_side, 1 - 1e-12)) + normal.inv_cdf(min(high_side, 1 - 1e-12))
+    if width <= 0:
+        return 0.5
+    spread = (math.log(shown.high) - math.log(shown.low)) / width
+    distance = min(abs(math.log(shown.value) - math.log(bound)) for bound in bounds)
+    return max(LEAST_CHANCE, normal.cdf(distance / spread))
