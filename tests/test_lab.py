@@ -724,6 +724,8 @@ def test_every_bad_input_is_an_error_with_a_hint(tmp_path, capsys):
     (tmp_path / "bad.json").write_text("{not json")
     (tmp_path / "list.json").write_text("[1, 2]")
     (tmp_path / "odd.json").write_text(json.dumps({"claims": [{"id": 1}], "arms": []}))
+    build(tmp_path / "fixed.db", experiment("lab", ["a", "b"], [claim("a-2x", "a", "b", 2)]),
+          {("a", OLD): flat(6, 2.0), ("b", OLD): flat(6, 1.0)})  # a fixed-size session: no budget
     for args, code, words in [
         (("oracle", str(tmp_path / "missing.db")), 2, "no database at"),
         (("noise", str(tmp_path / "missing.db")), 2, "no database at"),
@@ -740,6 +742,7 @@ def test_every_bad_input_is_an_error_with_a_hint(tmp_path, capsys):
         (("feasibility", "--alpha-times", "0", str(tmp_path / "empty.db")), 2, "must be a positive number"),
         (("replay", str(tmp_path / "missing.db")), 2, "no database at"),
         (("replay", str(tmp_path / "empty.db"), "--trials", "0"), 2, "must be at least 1"),
+        (("replay", str(tmp_path / "fixed.db")), 2, "a replay runs the scheduler within a run's budget"),
     ]:
         got, out, err = run_lab(capsys, *args)
         assert got == code and words in err and "hint:" in err and "Traceback" not in err, (args, err)

@@ -23,6 +23,7 @@ from typing import cast
 from .. import judge
 from ..analyze import Analysis, ArmResult, analyze
 from ..definitions import Arm, Method
+from ..errors import UsageError
 from ..items import groups_of, items_of
 from ..plan import Plan
 from ..record import load_session
@@ -120,6 +121,9 @@ def replay(path: Target, session: int | None, changes: list[str], truths: list[T
     store = open_store(path)
     stored = load_session(store, session)
     rule = session_rule(stored.plan, changes)
+    if not stored.plan.budget:
+        raise UsageError(f"session {stored.id} ran without a budget: a replay runs the scheduler within a run's budget",
+                         "give a session of `make run` (or of `versus run --budget`)")
     known = oracle(path, stored.id, changes, truths or None)
     analysis = analyze(store, stored.id, rule)
     others = [analyze(open_store(other), None, rule) for other in truths]
