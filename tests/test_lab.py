@@ -335,6 +335,7 @@ def test_replay_runs_the_scheduler_again_within_the_runs_process_time(tmp_path, 
     assert len(rows) == 3
     for cells in rows:
         assert float(cells[3]) <= (BUDGET - SETUP) / 60  # never past the process time the run had
+        assert cells[5] == "0"  # the fixture's comparisons ≥ 2× from 1 are cheap: none left open
     decided = {line.split(" | ")[0]: line.split(" | ")[1] for line in out.splitlines() if line.startswith("lab ")}
     assert decided["lab a-2x"] == decided["lab c-3x"] == "3 of 3"  # far from their bounds, cheap: every replay
     again = run_lab(capsys, "replay", str(tmp_path / "o.db"), "--trials", "3", "--seed", "4")[1]

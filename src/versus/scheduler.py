@@ -238,7 +238,7 @@ class Scheduler:
             item = self.plan.items[index]
             if stuck:
                 rank, weight = 3, seconds
-            elif _large(item, decisions[index]):
+            elif large(item, decisions[index]):
                 rank, weight = 0, seconds
             else:
                 rank, weight = ranks.get(index, (2, seconds))
@@ -285,7 +285,7 @@ class Scheduler:
             item = self.plan.items[other]
             if other == index or costs[other][2] or not chosen & set(item.arms) or len(found) >= MAX_PARTNERS:
                 continue
-            if not (_large(item, decisions[other]) or ranks.get(other, (2, 0.0))[0] < 2):
+            if not (large(item, decisions[other]) or ranks.get(other, (2, 0.0))[0] < 2):
                 continue
             more = set(item.arms) - arms
             if not more or rounds * self._round_cost(arms | more) > left:
@@ -345,7 +345,7 @@ def _open(decision: stats.Decision) -> bool:
     return not decision.decided and decision.verdict != Verdict.NOT_APPLICABLE
 
 
-def _large(item: Item, decision: stats.Decision) -> bool:
+def large(item: Item, decision: stats.Decision) -> bool:
     """A comparison whose estimate is ≥ 2× from 1: a difference no report should leave open, and the
     cheapest kind to settle, so it goes before the small differences that need many rounds."""
     shown = decision.interval

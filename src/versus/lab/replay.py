@@ -28,7 +28,7 @@ from ..items import groups_of, items_of
 from ..plan import Plan
 from ..record import load_session
 from ..rule import Rule
-from ..scheduler import Budget, Scheduler
+from ..scheduler import Budget, Scheduler, large
 from ..store import Target
 from ..verdict import Verdict
 from .oracle import oracle
@@ -94,6 +94,7 @@ class Trial:
     decided: frozenset[str]  # claims ("experiment claim-id") decided
     seconds: float  # process time spent
     processes: int
+    large_open: int = 0  # comparisons estimated ≥ 2× from 1 left undecided (every one should be decided)
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,9 @@ def _trial(plan: Plan, world: World, rule: Rule, seconds: float, seed: int) -> T
         if item.claim is not None and decisions[index].verdict != judge.NOT_APPLICABLE:
             verdicts.setdefault(f"{item.experiment} {item.claim.id}", set()).add(decisions[index].verdict)
     decided = frozenset(c for c, v in verdicts.items() if judge.claim_verdict(v) != Verdict.INCONCLUSIVE)
-    return Trial(decided, now[0], processes)
+    large_open = sum(1 for index, item in enumerate(plan.items)
+                     if item.claim is None and not decisions[index].decided and large(item, decisions[index]))
+    return Trial(decided, now[0], processes, large_open)
 
 
 def render(result: Replay) -> str:
@@ -171,11 +174,11 @@ def render(result: Replay) -> str:
              f"{len(result.trials)} replays of the scheduler within {result.available / 60:.1f} min of process time, "
              "on the session's own rounds drawn at random (docs/method.md, \"Replaying the scheduler\")",
              "",
-             "replay | claims decided | of the oracle's | process minutes | process runs"]
+             "replay | claims decided | of the oracle's | process minutes | process runs | comparisons ≥ 2× left open"]
     for number, trial in enumerate(result.trials, start=1):
         share = len(trial.decided & result.chosen)
         lines.append(f"{number} | {len(trial.decided)} of {len(result.claims)} | {share} of {len(result.chosen)} | "
-                     f"{trial.seconds / 60:.1f} | {trial.processes}")
+                     f"{trial.seconds / 60:.1f} | {trial.processes} | {trial.large_open}")
     lines += ["", f"mean: {result.mean_decided():.1f} claims decided, {result.oracle_share():.0%} of the oracle's "
                   f"{len(result.chosen)}; the run itself decided {len(result.run)}"]
     counts = {c: sum(c in t.decided for t in result.trials) for c in result.claims}
