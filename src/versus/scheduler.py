@@ -242,7 +242,8 @@ class Scheduler:
                 rank, weight = 0, seconds
             else:
                 rank, weight = ranks.get(index, (2, seconds))
-            key = (rank, weight / _chance(item, decisions[index]), seconds)
+            # every comparison ≥ 2× must be decided: among them, the cheapest first, whatever its chance
+            key = (rank, weight if rank == 0 else weight / _chance(item, decisions[index]), seconds)
             if best is None or key < best[0]:
                 best = (key, index)
         if best is None:
