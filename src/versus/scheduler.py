@@ -9,7 +9,8 @@ within a time budget for the arms that an undecided comparison or claim still ne
 - With a budget every group first runs one round, which tells each arm's cost; the rounds up to each
   item's first look and past it are then sequential rounds, each the two arms of one open item:
   comparisons ≥ 2× from 1 first, then claims, then the other comparisons, items stuck on their
-  threshold last, the cheapest decision first within each; they stop when everything is decided or
+  threshold last, the cheapest decision first within each (after the comparisons ≥ 2×, its cost ÷ the
+  chance that its estimate lies on the deciding side of its bound); they stop when everything is decided or
   the budget is spent. So an expensive arm whose claims cannot be decided in the budget does not
   take the first rounds of the cheap ones (a make run that gave every arm its three rounds first
   spent 19.4 of its 20.3 minutes of process time on them and decided 10 of 58 claims:
