@@ -26,7 +26,7 @@ def _arm(case: str, runtime: str, family: str, ns: float, **metrics: float) -> d
             "metrics": {name: {"value": value} for name, value in metrics.items()}}
 
 
-def test_the_table_sets_each_roundtrip_against_protobuf_on_the_same_runtime() -> None:
+def test_the_table_sets_each_total_against_protobuf_on_the_same_runtime() -> None:
     charts = _charts()
     document = {"format": "versus.session", "arms": [
         _arm("protobuf_roundtrip", "java@25.0.3", "java", 1000.0, size=242),
@@ -37,6 +37,10 @@ def test_the_table_sets_each_roundtrip_against_protobuf_on_the_same_runtime() ->
         _arm("thrift2008_roundtrip", "java@17.0.15", "java", 600.0),
         _arm("py_protobuf", "cpython@3.13.0", "cpython", 4000.0),
         _arm("py_json", "cpython@3.13.0", "cpython", 8000.0),
+        _arm("protobuf_serialize", "java@25.0.3", "java", 300.0),  # no roundtrip arm: serialize + deserialize
+        _arm("protobuf_deserialize", "java@25.0.3", "java", 700.0),
+        _arm("fory_serialize", "java@25.0.3", "java", 200.0),
+        _arm("fory_deserialize", "java@25.0.3", "java", 300.0),
     ]}
     text = charts.table(charts.rows(document, "standard", "cpython@3.13"), "standard")
     ratio = {(cells[1], cells[2]): cells[-2] for line in text.splitlines() if line.startswith("| ") and "---" not in line
@@ -45,3 +49,4 @@ def test_the_table_sets_each_roundtrip_against_protobuf_on_the_same_runtime() ->
     assert ratio[("thrift_binary", "JDK 17")] == "1.50"
     assert ratio[("thrift2008", "2008 artifacts, JDK 17")] == "1.50"
     assert ratio[("py_json", "Python")] == "2.00"
+    assert ratio[("fory", "JDK 25")] == "0.50"  # (200 + 300) ÷ protobuf's roundtrip of 1000
