@@ -38,10 +38,31 @@ def _versus(*args: str, timeout: float = 300, cwd: Path | None = None) -> subpro
                           cwd=cwd)
 
 
+_COORDINATORS: list[subprocess.Popen[str]] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_coordinator_outlives_its_test() -> Iterator[None]:
+    """A test that fails before its coordinator ends left it running, reconnecting to a server that was
+    gone (one was still at it 2 h later): whatever a test started is stopped when it ends."""
+    yield
+    for process in _COORDINATORS:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    _COORDINATORS.clear()
+
+
 def _coordinator(url: str, *args: str, log: Path) -> subprocess.Popen[str]:
     """`versus run` of the claims fixture on PostgreSQL; its reports go to versus-results/ beside its log."""
-    return subprocess.Popen([sys.executable, "-m", "versus", "run", CLAIMS, "--db", url, "--format", "json", *args],
-                            stdout=subprocess.PIPE, stderr=open(log, "w"), text=True, cwd=log.parent)  # noqa: SIM115
+    process = subprocess.Popen([sys.executable, "-m", "versus", "run", CLAIMS, "--db", url, "--format", "json", *args],
+                               stdout=subprocess.PIPE, stderr=open(log, "w"), text=True, cwd=log.parent)  # noqa: SIM115
+    _COORDINATORS.append(process)
+    return process
 
 
 @contextmanager

@@ -16,6 +16,7 @@ from versus.protocol import SampleRecord
 from versus.record import load_session
 from versus.store import SCHEMA_VERSION, Chosen, Store
 from versus.store.copy import columns
+from versus.store.postgres import PostgresBackend
 from versus.store.schema import TABLES
 
 OLD = FIXTURES / "db-0.1.0"
@@ -98,6 +99,32 @@ def test_the_lab_reads_a_postgresql_database_as_it_reads_the_same_lab_in_sqlite(
     assert main(["lab", "values", pg_url]) == 0
     out = capsys.readouterr().out
     assert PASSWORD not in out and "postgresql://" in out
+
+
+def test_a_database_given_up_on_is_not_waited_for_again(pg_url):
+    """A coordinator whose PostgreSQL never came back waited its hour, then waited an hour more for each
+    write its interrupted session still wanted (the stop's reason, the leg, the session's status): a
+    test's orphaned coordinator was still "trying again" 2 h 17 min later. Once the patience is spent,
+    the next statement fails at once."""
+    import time as clock
+
+    from pgserver import free_port
+
+    store = Store(pg_url, patience=3.0)
+    backend = store.backend
+    assert isinstance(backend, PostgresBackend)
+    backend.url = backend.url.rsplit(":", 1)[0] + f":{free_port()}/" + backend.url.rsplit("/", 1)[1]  # nothing there
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+                      " AND pid <> pg_backend_pid()")
+    started = clock.monotonic()
+    with pytest.raises(StoreError):
+        store.sessions()
+    assert clock.monotonic() - started >= 1.0  # it waited its patience, once
+    started = clock.monotonic()
+    with pytest.raises(StoreError, match="was lost"):
+        store.sessions()
+    assert clock.monotonic() - started < 0.5  # and not again
 
 
 def test_a_copy_into_a_lab_that_is_not_empty_is_refused(pg_url, tmp_path, capsys):

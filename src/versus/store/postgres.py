@@ -104,6 +104,10 @@ class PostgresBackend:
                 lost = "refused" in error.message or "shutting down" in error.message or "starting up" in error.message \
                     or "recovery" in error.message or "terminat" in error.message or "closed" in error.message
                 if not lost or time.monotonic() + pause > deadline:
+                    if lost:
+                        # Given up: the database is gone. What still wants it (a run's stop being
+                        # recorded, the session's status) fails at once instead of waiting all over again.
+                        self.patience = 0.0
                     raise
                 if time.monotonic() - noted >= NOTE_EVERY:
                     noted = time.monotonic()
