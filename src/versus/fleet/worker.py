@@ -46,11 +46,11 @@ class Joined:
 
 
 class Worker:
-    def __init__(self, store: Store, name: str, executor: Executor, out: TextIO = sys.stderr) -> None:
+    def __init__(self, store: Store, name: str, executor: Executor, out: TextIO | None = None) -> None:
         self.store = store
         self.name = name
         self.executor = executor
-        self.out = out
+        self.out = out  # None: the stderr of the moment (a default bound at import kept a stream closed since)
         self.queue = WorkQueue(store)
         self.joined: dict[int, Joined] = {}
         self.drivers: dict[str, Driver] = {}
@@ -60,7 +60,7 @@ class Worker:
         self.stored = 0
 
     def say(self, text: str) -> None:
-        print(f"versus worker {self.name}: {text}", file=self.out, flush=True)
+        print(f"versus worker {self.name}: {text}", file=self.out or sys.stderr, flush=True)
 
     def serve(self, idle_exit: float | None = None) -> int:
         self.worker_id = self.queue.register(self.name, host_metadata(), versus_info())
