@@ -26,10 +26,15 @@ subjects: system-packages $(STAMP)
 setup: $(STAMP) system-packages subjects
 
 # Tests are type-checked too; pytest's fixtures and parameters may stay unannotated there.
+# TOOLS: the Python that runs on the harness's interpreter beside src (scripts, charts, report panels);
+# the experiments' programs under */python/ run on the measured runtimes (Jython 2.5, CPython 2.7, PyPy)
+# and keep their syntax. Each tool is its own mypy run: two are named report.py.
+TOOLS := $(wildcard scripts/*.py experiments/*/*.py) experiments/serialization/python/tables.py experiments/serialization/python/build.py
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests $(TOOLS)
 	$(BIN)/mypy
 	$(BIN)/mypy --allow-untyped-defs --check-untyped-defs tests
+	@for tool in $(TOOLS); do $(BIN)/mypy --disallow-untyped-defs --ignore-missing-imports --no-error-summary $$tool || exit 1; done
 
 test: setup lint test-harness test-subjects
 

@@ -12,6 +12,7 @@ Python 3.9 syntax (PyPy 3.9); imports only the standard library.
 import hashlib
 import os
 import sys
+from typing import Dict, List, Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXPERIMENT = os.path.dirname(HERE)
@@ -32,29 +33,29 @@ class SetupError(Exception):
     """The packages or generated code for this interpreter are missing or stale."""
 
 
-def impl_name():
+def impl_name() -> str:
     if hasattr(sys, "pypy_version_info"):
         return "pypy"
     return sys.implementation.name
 
 
-def tag(impl=None, version=None):
+def tag(impl: Optional[str] = None, version: Optional[str] = None) -> str:
     """cpython-3.11.7, pypy-3.9.16: the interpreter's folder name."""
     impl = impl or impl_name()
     version = version or "%d.%d.%d" % tuple(sys.version_info[:3])
     return "%s-%s" % (impl, version)
 
 
-def cache_root():
+def cache_root() -> str:
     cache = os.environ.get("VERSUS_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "versus")
     return os.path.join(cache, "pylibs", "serialization")
 
 
-def folder(impl=None, version=None):
+def folder(impl: Optional[str] = None, version: Optional[str] = None) -> str:
     return os.path.join(cache_root(), tag(impl, version))
 
 
-def inputs(impl):
+def inputs(impl: str) -> List[str]:
     """The files whose content a build for `impl` depends on."""
     if impl not in IMPLS:
         raise SetupError("no serialization packages for %s (only %s)" % (impl, ", ".join(sorted(IMPLS))))
@@ -64,7 +65,7 @@ def inputs(impl):
             + [os.path.join(HERE, "build.py")])
 
 
-def digest(impl):
+def digest(impl: str) -> str:
     """sha256 over the names and contents of the build's inputs."""
     h = hashlib.sha256()
     for path in inputs(impl):
@@ -75,10 +76,10 @@ def digest(impl):
     return h.hexdigest()
 
 
-def requirements(impl=None):
+def requirements(impl: Optional[str] = None) -> Dict[str, str]:
     """{distribution name: version} of the serializers pinned for this implementation."""
     impl = impl or impl_name()
-    pins = {}
+    pins: Dict[str, str] = {}
     with open(os.path.join(REQUIREMENTS, IMPLS[impl][0])) as f:
         for line in f:
             line = line.split("#", 1)[0].strip()
@@ -88,7 +89,7 @@ def requirements(impl=None):
     return pins
 
 
-def activate():
+def activate() -> str:
     """Put this interpreter's package folder and generated code first on sys.path; SetupError if absent or stale."""
     impl = impl_name()
     where = folder()
