@@ -12,6 +12,7 @@ import numpy as np
 
 from . import byhost, judge, stats, steady
 from .arms import ArmId
+from .contention import Contention, Machine, machine
 from .definitions import Baseline, Claim, Experiment, Method
 from .errors import VersusError
 from .items import Item, items_of
@@ -35,6 +36,7 @@ class ProcessFacts:
     wall_ns: int
     host: str = ""  # the host that ran it
     leg: int = 0  # the leg of the session that ran it (0: stored before legs were)
+    contention: Contention | None = None  # what else the machine did meanwhile (None: not recorded)
 
     @property
     def warmup(self) -> int:
@@ -152,6 +154,22 @@ class Analysis:
         """The hosts whose successful process runs the verdicts stand on, in order of appearance."""
         return list(dict.fromkeys(p.host for a in self.arms for p in a.processes if p.status == "ok" and p.host))
 
+    def machine(self, leg: int | None = None) -> dict[str, Machine]:
+        """Per host that ran them, what else the machine did over the session's process runs (of one
+        leg); hosts whose runs have no counters recorded are left out."""
+        runs: dict[str, list[tuple[Contention | None, int]]] = {}
+        for arm in self.arms:
+            for p in arm.processes:
+                if leg is None or p.leg == leg:
+                    runs.setdefault(p.host, []).append((p.contention, p.wall_ns))
+        found = {}
+        for host, pairs in runs.items():
+            cores = self.hosts.get(host, {}).get("cores") or self.session.host.get("cores")
+            summary = machine(pairs, cores if isinstance(cores, int) and not isinstance(cores, bool) else 0)
+            if summary is not None:
+                found[host] = summary
+        return found
+
     @property
     def delta(self) -> float:
         return self.rule.delta
@@ -194,7 +212,7 @@ def _process(run: StoredRun, value: str, host: str) -> ProcessFacts:
     warm = sum(1 for _, w in samples if w)
     kind = steady.classify([v for v, _ in samples], warm) if run.status == "ok" else ""
     return ProcessFacts(run.round, run.status, facts.value, facts.metrics, samples, kind, run.wall_ns, run.host or host,
-                        run.leg)
+                        run.leg, run.contention)
 
 
 def _arm_results(store: Store, session_id: int, rule: Rule,

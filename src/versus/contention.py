@@ -95,3 +95,39 @@ def _steal_ns() -> int:
     if len(first) > 8 and first[0] == "cpu" and first[8].isdigit():
         return int(first[8]) * _TICK_NS
     return -1
+
+
+# A share of the CPUs' time the hypervisor gave away, over a session's process runs, above which the
+# report calls the host busy. The project's VM gave away 0.03–0.4% in the make runs of quiet hours and
+# 15% in one whose first rounds took 1.6 times as long (docs/results.md).
+BUSY_STEAL = 0.05
+
+
+@dataclass(frozen=True)
+class Machine:
+    """What else the machine did over a set of process runs, as shares of their wall time: what a
+    reader needs to know before wondering why a session decided little."""
+
+    runs: int  # process runs with counters recorded
+    steal: float | None  # of the CPUs' time, given by the hypervisor to other guests
+    pressure: float | None  # of the wall time, some task waited for a CPU
+
+    @property
+    def busy(self) -> bool:
+        return self.steal is not None and self.steal >= BUSY_STEAL
+
+
+def machine(runs: list[tuple[Contention | None, int]], cores: int) -> Machine | None:
+    """Over (counters, wall ns) of process runs on one host of `cores` CPUs; None where no run has them.
+    Steal is counted over all the host's CPUs (`/proc/stat`'s "cpu" line), so it is shared out by them:
+    with `cores` unknown (0) it is left out, not guessed."""
+    recorded = [(c, wall) for c, wall in runs if c is not None and wall > 0]
+    if not recorded:
+        return None
+    stolen = [(c.steal_ns, wall) for c, wall in recorded if c.steal_ns >= 0]
+    waited = [(c.pressure_us * 1000, wall) for c, wall in recorded if c.pressure_us >= 0]
+
+    def share(pairs: list[tuple[int, int]], per: int) -> float | None:
+        total = sum(wall for _, wall in pairs) * per
+        return min(1.0, sum(v for v, _ in pairs) / total) if pairs and total > 0 else None
+    return Machine(len(recorded), share(stolen, cores) if cores > 0 else None, share(waited, 1))

@@ -13,6 +13,7 @@ from typing import Any
 from . import ingest
 from .analyze import analyze
 from .arms import ArmId
+from .contention import Contention
 from .drivers.base import ProcessRun
 from .errors import UsageError
 from .files import write_file
@@ -82,8 +83,11 @@ def _insert_versus(store: Store, data: dict[str, Any], checked: versus_document.
                                                       arm.params, dict(raw_arm.get("method") or {})))
         for run, raw_run in zip(arm.runs, raw_arm.get("runs") or []):
             samples = [SampleRecord(ns, inner, warm) for ns, inner, warm in run.samples]
+            counters = run.contention
             stored = ProcessRun(run.status, run.reason, samples, list(run.checks), list(run.metrics),
-                                dict(raw_run.get("hello") or {}), run.log_tail, run.wall_ns, run.exit_code, run.started)
+                                dict(raw_run.get("hello") or {}), run.log_tail, run.wall_ns, run.exit_code, run.started,
+                                Contention(counters.cpu_ns, counters.preempted, counters.pressure_us, counters.steal_ns)
+                                if counters is not None else None)
             store.insert_run(arm_id, run.round, stored, run.host, run.leg)
     for leg in checked.legs:
         store.add_leg(session, Leg(leg.number, leg.kind, leg.started, leg.finished, leg.argv, leg.host, leg.budget,

@@ -85,6 +85,15 @@ class RuntimeRecord(_Checked):
     jdk_version: str = ""
 
 
+class ContentionRecord(_Checked):
+    """contention.Contention: counters over a process's life, -1 where the machine offered none."""
+
+    cpu_ns: Annotated[int, Field(ge=-1, le=INT64_MAX)]
+    preempted: Annotated[int, Field(ge=-1, le=INT64_MAX)]
+    pressure_us: Annotated[int, Field(ge=-1, le=INT64_MAX)]
+    steal_ns: Annotated[int, Field(ge=-1, le=INT64_MAX)]
+
+
 class RunRecord(_Checked):
     round: Annotated[int, Field(ge=0, le=(1 << 31) - 1)]
     status: Literal["ok", "failed"]
@@ -99,6 +108,7 @@ class RunRecord(_Checked):
     checks: list[tuple[str, str, bool]] = Field(default_factory=list)
     host: str = ""  # the host that ran it ('' in a document of one host)
     leg: Annotated[int, Field(ge=0, le=(1 << 31) - 1)] = 0
+    contention: ContentionRecord | None = None  # absent in runs stored before it was recorded
 
     @field_validator("samples", "metrics", "checks", mode="before")
     @classmethod

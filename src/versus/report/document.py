@@ -1,13 +1,16 @@
 """The versioned JSON document of a session (`--format json`, `session.json`, `versus export`).
 
 Version 2 holds everything needed to report again: the definitions as run, the plan, every process
-run with its raw samples, metrics and checks, besides the estimates and verdicts. `versus import`
-reads it back into a store, and the same reports come out (docs/formats.md).
+run with its raw samples, metrics, checks and contention counters, besides the estimates, verdicts
+and what the machine did meanwhile (`machine`, computed). `versus import` reads it back into a store,
+and the same reports come out; `ingest/versus.py` is its schema, field by field. Fields added within
+a version are optional, so older documents of it still import.
 """
 from __future__ import annotations
 
 import json
 import math
+from dataclasses import asdict
 from typing import Any
 
 from .. import stats
@@ -77,6 +80,8 @@ def _runs(analysis: Analysis, store_runs: list[StoredRun]) -> dict[int, list[dic
             "checks": [[value, expected, ok] for value, expected, ok in (run.checks or [])]}
         if run.host or run.leg:  # runs stored before hosts and legs were have neither
             entry.update(host=run.host, leg=run.leg)
+        if run.contention is not None:  # nor do runs stored before the counters were recorded
+            entry["contention"] = asdict(run.contention)
         by_arm.setdefault(run.arm_id, []).append(entry)
     return by_arm
 
@@ -118,6 +123,9 @@ def _contributors(analysis: Analysis) -> dict[str, Any]:
                           "versus": leg.versus} for leg in analysis.legs]
     if analysis.hosts:
         found["hosts"] = analysis.hosts
+    machine = analysis.machine()
+    if machine:
+        found["machine"] = {host: asdict(state) for host, state in machine.items()}
     return found
 
 

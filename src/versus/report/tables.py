@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from .. import steady, units
 from ..analyze import Analysis, ArmResult, ClaimResult, Judged
+from ..contention import BUSY_STEAL
 from ..verdict import Verdict
 
 UNDECIDED = "inconclusive"
@@ -48,6 +49,7 @@ def header_lines(analysis: Analysis) -> list[str]:
         facts.append(f"kernel {host['kernel']}")
     if facts:
         lines.append("host: " + ", ".join(facts))
+    lines += machine_lines(analysis)
     budget = session.plan.budget
     if budget:
         lines.append(f"budget: {units.seconds(budget)}; stopped because {analysis.stopped or 'it finished'}")
@@ -59,6 +61,31 @@ def header_lines(analysis: Analysis) -> list[str]:
         lines.append(f"this session lacks {analysis.lacks}")
     lines += contributor_lines(analysis)
     lines += [f"note: {note}" for note in analysis.notes]
+    return lines
+
+
+def machine_lines(analysis: Analysis) -> list[str]:
+    """What else each host did while the processes ran (contention.py), and a note where the hypervisor
+    took enough of its CPUs to explain a session that decided little."""
+    found = analysis.machine()
+    parts = []
+    for host, state in found.items():
+        said = []
+        if state.steal is not None:
+            said.append(f"the hypervisor took {state.steal:.1%} of the CPUs' time (steal)")
+        if state.pressure is not None:
+            said.append(f"some task waited for a CPU {state.pressure:.1%} of the time")
+        if said:
+            parts.append((f"{host}: " if len(found) > 1 and host else "") + ", ".join(said)
+                         + f" ({state.runs} process runs)")
+    if not parts:
+        return []
+    lines = ["machine while the processes ran: " + "; ".join(parts)]
+    busy = [host if len(found) > 1 and host else "this host" for host, state in found.items() if state.busy]
+    if busy:
+        lines.append(f"busy: {', '.join(busy)} lost at least {BUSY_STEAL:.0%} of its CPUs' time to other guests: its "
+                     "rounds spread more and take longer, so fewer claims are decided in the same time; run "
+                     "again at a quieter time, or add a host")
     return lines
 
 
@@ -75,8 +102,10 @@ def contributor_lines(analysis: Analysis) -> list[str]:
         for leg in analysis.legs:
             mine = [p for p in processes if p.leg == leg.number]
             ran = sorted({p.host for p in mine if p.host})
+            stolen = [m.steal for m in analysis.machine(leg.number).values() if m.steal is not None]
             parts.append(f"#{leg.number} {leg.kind} {_when(leg.started)} to {_when(leg.finished)}, {len(mine)} process runs"
-                         + (f" on {', '.join(ran)}" if ran else ""))
+                         + (f" on {', '.join(ran)}" if ran else "")
+                         + (f", steal {max(stolen):.1%}" if stolen else ""))
         lines.append(f"legs: {len(analysis.legs)} ({'; '.join(parts)})")
     if hosts:
         parts = []
