@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -34,10 +35,20 @@ def test_busy_from_the_threshold_on(share):
     assert found is not None and found.busy == (share >= BUSY_STEAL)
 
 
-def _session(db, capsys, steal_share: float | None) -> tuple[str, dict]:
-    """A real session of the claims fixture, its counters then set so that the hypervisor took
-    `steal_share` of the host's CPUs (None: stored as before the counters were recorded)."""
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory) -> Path:
+    """One real session of the claims fixture, copied by each test that changes its counters."""
+    db = tmp_path_factory.mktemp("machine") / "versus.db"
     assert main(["run", str(FIXTURES / "claims"), "--db", str(db), "--processes", "3"]) == 0
+    return db
+
+
+def _session(db, capsys, steal_share: float | None, stored: Path) -> tuple[str, dict]:
+    """The stored session, its counters set so that the hypervisor took `steal_share` of the host's
+    CPUs (None: stored as before the counters were recorded)."""
+    db.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(stored) as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
     capsys.readouterr()
     assert main(["report", "1", "--db", str(db), "--format", "json"]) == 0
     cores = json.loads(capsys.readouterr().out)["host"]["cores"]
@@ -54,8 +65,8 @@ def _session(db, capsys, steal_share: float | None) -> tuple[str, dict]:
     return markdown, json.loads(capsys.readouterr().out)
 
 
-def test_a_busy_host_is_named_in_the_report_and_its_document(db, capsys, tmp_path):
-    markdown, doc = _session(db, capsys, 0.2)
+def test_a_busy_host_is_named_in_the_report_and_its_document(db, capsys, tmp_path, stored):
+    markdown, doc = _session(db, capsys, 0.2, stored)
     assert "the hypervisor took 20.0% of the CPUs' time (steal)" in markdown
     assert "some task waited for a CPU 25.0% of the time" in markdown
     assert "busy: this host lost at least 5% of its CPUs' time" in markdown
@@ -67,20 +78,20 @@ def test_a_busy_host_is_named_in_the_report_and_its_document(db, capsys, tmp_pat
     assert "busy: this host lost" in page.read_text()
 
 
-def test_a_quiet_host_gets_its_figures_without_the_warning(db, capsys):
-    markdown, doc = _session(db, capsys, 0.001)
+def test_a_quiet_host_gets_its_figures_without_the_warning(db, capsys, stored):
+    markdown, doc = _session(db, capsys, 0.001, stored)
     assert "the hypervisor took 0.1% of the CPUs' time" in markdown and "busy:" not in markdown
     assert next(iter(doc["machine"].values()))["steal"] == pytest.approx(0.001, abs=1e-6)
 
 
-def test_a_session_stored_before_the_counters_says_nothing_of_the_machine(db, capsys):
-    markdown, doc = _session(db, capsys, None)
+def test_a_session_stored_before_the_counters_says_nothing_of_the_machine(db, capsys, stored):
+    markdown, doc = _session(db, capsys, None, stored)
     assert "machine while" not in markdown and "busy:" not in markdown
     assert "machine" not in doc and all("contention" not in run for arm in doc["arms"] for run in arm["runs"])
 
 
-def test_the_counters_survive_export_and_import(db, capsys, tmp_path):
-    _, doc = _session(db, capsys, 0.2)
+def test_the_counters_survive_export_and_import(db, capsys, tmp_path, stored):
+    _, doc = _session(db, capsys, 0.2, stored)
     out = tmp_path / "session.json"
     assert main(["export", "1", "--db", str(db), "-o", str(out)]) == 0
     other = tmp_path / "other.db"
@@ -93,8 +104,8 @@ def test_the_counters_survive_export_and_import(db, capsys, tmp_path):
         [r.get("contention") for a in doc["arms"] for r in a["runs"]]
 
 
-def test_an_imported_counter_out_of_range_is_refused_with_the_field_named(db, capsys, tmp_path):
-    _, doc = _session(db, capsys, 0.2)
+def test_an_imported_counter_out_of_range_is_refused_with_the_field_named(db, capsys, tmp_path, stored):
+    _, doc = _session(db, capsys, 0.2, stored)
     doc["arms"][0]["runs"][0]["contention"]["steal_ns"] = -7
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(doc))
