@@ -74,7 +74,9 @@ def test_more_goes_on_with_a_finished_session_and_refuses_changed_programs(tmp_p
     assert after[: len(before)] == before and len(after) > len(before)  # the first leg's runs kept, more added
     assert {leg for _, leg, _, _ in after[len(before):]} == {2}
     assert {c["id"]: c["verdict"] for c in doc["claims"]} == {"four-times": "holds", "ten-times": "does not hold"}
-    assert "legs: 2" in _versus(capsys, "report", "1", "--db", str(db)).stdout
+    header = _versus(capsys, "report", "1", "--db", str(db)).stdout
+    assert "legs: 2" in header
+    assert "budget: 2 s + 3 min over 2 legs" in header  # each leg's budget, not the first's alone
 
     again = _versus(capsys, "run", str(folder), *SLOW, "--budget", "1s", "--db", str(db), "--more")  # as make run does
     assert again.returncode == 0, again.stderr

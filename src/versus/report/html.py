@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from .. import paths, steady, units
+from .. import paths, steady
 from ..analyze import Analysis, ArmResult, ClaimResult, Judged
 from ..errors import VersusError
 from ..files import write_file
@@ -166,13 +166,13 @@ def _claims(analysis: Analysis) -> str:
 
 
 def _budget_note(analysis: Analysis) -> str:
-    budget = analysis.session.plan.budget
+    budget = tables.budget_text(analysis)
     undecided = [c for c in analysis.claims if c.verdict == "inconclusive"]
     if not budget and not analysis.stopped:
         return ""
     text = f"The run stopped because {analysis.stopped or 'it finished'}"
     if budget:
-        text = f"Budget {units.seconds(float(budget))}. " + text
+        text = f"Budget {budget}. " + text
     if undecided:
         text += (f"; {len(undecided)} claim{'s are' if len(undecided) > 1 else ' is'} undecided, each saying below "
                  "what would decide it")

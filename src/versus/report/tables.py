@@ -50,9 +50,9 @@ def header_lines(analysis: Analysis) -> list[str]:
     if facts:
         lines.append("host: " + ", ".join(facts))
     lines += machine_lines(analysis)
-    budget = session.plan.budget
+    budget = budget_text(analysis)
     if budget:
-        lines.append(f"budget: {units.seconds(budget)}; stopped because {analysis.stopped or 'it finished'}")
+        lines.append(f"budget: {budget}; stopped because {analysis.stopped or 'it finished'}")
     how = ("sequential, paired by round" if analysis.sequential else "judged once, at the size measured")
     lines.append(f"verdicts: {how}; practical threshold ±{analysis.delta:.0%}; error rate {analysis.rule.alpha:.0%} per "
                  "experiment for its comparisons and for its claims; each interval at the level that decided it")
@@ -62,6 +62,16 @@ def header_lines(analysis: Analysis) -> list[str]:
     lines += contributor_lines(analysis)
     lines += [f"note: {note}" for note in analysis.notes]
     return lines
+
+
+def budget_text(analysis: Analysis) -> str:
+    """The session's budget: each leg's where it ran in several (`--more`, `--resume`), since the plan
+    keeps only the first's; '' without one."""
+    budgets = [leg.budget for leg in analysis.legs if leg.budget]
+    if len(budgets) > 1:
+        return " + ".join(units.seconds(float(b)) for b in budgets) + f" over {len(budgets)} legs"
+    budget = analysis.session.plan.budget
+    return units.seconds(float(budget)) if budget else ""
 
 
 def machine_lines(analysis: Analysis) -> list[str]:
