@@ -7,12 +7,18 @@ Tests use fake executors with the same interface.
 - Each process starts in its own session, so a timeout kills it and everything in its session.
 - The harness is a child subreaper (Linux): a grandchild that detaches (setsid, double fork) is
   re-parented to the harness instead of init, so it is found, stopped, and reported.
+- While a process is measured the harness sleeps in the kernel until it exits (a pidfd), instead of
+  waking every few milliseconds to poll as `Popen.wait(timeout)` does: the measured core is left
+  alone, and the next process starts as soon as this one ends.
+- Looking for leftovers costs a scan of /proc only when one can exist: as a subreaper, every process
+  a finished run left behind is a descendant of the harness's own children, which the kernel lists.
 """
 from __future__ import annotations
 
 import contextlib
 import ctypes
 import os
+import select
 import signal
 import subprocess
 import tempfile
@@ -73,16 +79,22 @@ def _libc() -> ctypes.CDLL | None:
         return None
 
 
+_LIBC = _libc()  # loaded once here: loading it in each forked child cost milliseconds per process run
+_subreaper_pid = 0  # the process that became a child subreaper (a fork of it is not one)
+
+
 def _die_with_parent() -> None:
     # A harness killed with -9 must not leave its benchmark running.
-    libc = _libc()
-    if libc is not None:
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if _LIBC is not None:
+        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def become_subreaper() -> bool:
-    libc = _libc()
-    return libc is not None and libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    global _subreaper_pid
+    if _LIBC is None or _LIBC.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        return False
+    _subreaper_pid = os.getpid()
+    return True
 
 
 @dataclass(frozen=True)
@@ -95,25 +107,74 @@ class _Proc:
     name: str
 
 
+def _read(path: str) -> bytes | None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        return os.read(fd, 65536)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def _processes() -> list[_Proc]:
     found = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
             continue
-        try:
-            text = Path(entry.path, "stat").read_text()
-        except OSError:
+        raw = _read(f"/proc/{name}/stat")
+        if not raw:
             continue
-        name = text[text.index("(") + 1: text.rindex(")")]
+        text = raw.decode("utf-8", errors="replace")
+        comm = text[text.index("(") + 1: text.rindex(")")]
         fields = text[text.rindex(")") + 2:].split()
-        found.append(_Proc(int(entry.name), int(fields[1]), int(fields[2]), int(fields[3]), fields[0], name))
+        found.append(_Proc(int(name), int(fields[1]), int(fields[2]), int(fields[3]), fields[0], comm))
+    return found
+
+
+def _own_children() -> set[int] | None:
+    """The harness's child processes as the kernel lists them per thread, zombies included; None where
+    it does not (a kernel without CONFIG_PROC_CHILDREN)."""
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return None
+    found: set[int] = set()
+    for task in tasks:
+        raw = _read(f"/proc/self/task/{task}/children")
+        if raw is None:
+            return None
+        found.update(int(pid) for pid in raw.split())
     return found
 
 
 def children() -> set[int]:
     """The harness's own child processes now."""
+    listed = _own_children()
+    if listed is not None:
+        return listed
     me = os.getpid()
     return {p.pid for p in _processes() if p.ppid == me}
+
+
+def _none_left(root: int, keep: set[int]) -> bool:
+    """True when the finished process `root` surely left nothing behind, without a scan of /proc. As a
+    subreaper the harness inherits every orphan of `root`'s tree, so a leftover is a descendant of a
+    child of the harness that is not among `keep`; and `root`'s process group is empty."""
+    if _subreaper_pid != os.getpid():
+        return False
+    try:
+        os.killpg(root, 0)
+        return False  # a process is still in root's group
+    except ProcessLookupError:
+        pass
+    except OSError:
+        return False
+    listed = _own_children()
+    return listed is not None and not (listed - keep)
 
 
 def leftovers(root: int, keep: set[int]) -> list[_Proc]:
@@ -155,6 +216,8 @@ def _reap_zombies() -> None:
 
 def stop_leftovers(root: int, keep: set[int]) -> list[str]:
     """Kill what `root` left behind; describe each as `name (pid N)`."""
+    if _none_left(root, keep):
+        return []
     found = leftovers(root, keep)
     for proc in found:
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -177,6 +240,29 @@ def _reap(process: subprocess.Popen[bytes]) -> None:
             process.returncode = os.waitstatus_to_exitcode(status)
         except ChildProcessError:  # the interrupted wait had reaped it
             process.returncode = -signal.SIGKILL
+
+
+def _wait(process: subprocess.Popen[bytes], timeout: float) -> bool:
+    """Wait for `process` to exit, at most `timeout` seconds; True when it did (and is reaped). The
+    harness sleeps in the kernel on a pidfd until the exit or the deadline; where Linux has no pidfd,
+    `Popen.wait` polls instead."""
+    try:
+        pidfd = os.pidfd_open(process.pid)
+    except (AttributeError, OSError):
+        try:
+            process.wait(timeout=timeout)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+    try:
+        poller = select.poll()
+        poller.register(pidfd, select.POLLIN)
+        if not poller.poll(max(0.0, timeout) * 1000):  # an interrupted poll resumes with the time left (PEP 475)
+            return False
+    finally:
+        os.close(pidfd)
+    _reap(process)
+    return True
 
 
 def _kill_group(pid: int) -> None:
@@ -274,13 +360,11 @@ class SubprocessExecutor:
                                            start_new_session=True, preexec_fn=_die_with_parent)
             except (OSError, ValueError) as error:
                 return Completed(None, "", f"cannot start {argv[0] if argv else '(nothing)'}: {error}", 0)
-            timed_out = False
             try:
-                process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                _kill_group(process.pid)
-                process.wait()
+                timed_out = not _wait(process, timeout)
+                if timed_out:
+                    _kill_group(process.pid)
+                    _reap(process)
             except BaseException:
                 _kill_group(process.pid)
                 _reap(process)
