@@ -79,6 +79,9 @@ command = "{runtime} -c 'import sys; sys.exit(4)'"
     doc = json.loads(capsys.readouterr().out)
     good = next(a for a in doc["arms"] if a["case"] == "sum")
     assert good["processes_ok"] == 2 and good["estimate"]["value"] > 1000  # a whole process takes > 1 µs
+    for run in good["runs"]:  # a process run of three executions takes as long as the three (regression: the last)
+        assert run["wall_ns"] >= sum(ns for ns, _, _ in run["samples"]) > 0
+        assert len(run["samples"]) == 3
     assert {f["reason"] for f in doc["failed_runs"]} == {"execution 1: exit code 4: (no stderr)"}
 
 

@@ -44,6 +44,23 @@ def test_a_failing_server_is_a_failed_run_and_is_stopped(mode, reason, db, capsy
     assert servers_left() == []
 
 
+@needs_tools
+def test_a_process_run_costs_its_server_s_start_and_every_client_run(tmp_path, capsys):
+    """Regression: a load process run was stored with the wall time of its last client run alone
+    (about a third of threaded-server's), so the scheduler took its rounds for cheap and the report's
+    process time left out the server's start and the warmup's client run; the machine's counters
+    were the last client's too."""
+    db = tmp_path / "load.db"
+    assert main(["run", str(FIXTURES / "load"), "--cases", "ab_c4", "--param", "mode=slow_start", "--db", str(db),
+                 "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    runs = [run for arm in doc["arms"] for run in arm["runs"]]
+    assert len(runs) == 2
+    for run in runs:
+        assert run["wall_ns"] >= 1e9  # the server listened only after a second
+        assert run["contention"]["cpu_ns"] > 0.05e9  # its Python's start at least, with the clients'
+
+
 def test_parsers_read_real_outputs():
     ab = parse_ab("Failed requests:        2\nNon-2xx responses:      3\nRequests per second:    1234.56 [#/sec] (mean)\n"
                   "  50%     12\n  90%     20\n  99%     31\n 100%     40 (longest request)\n")

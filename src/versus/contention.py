@@ -59,6 +59,16 @@ class Contention:
     def preempted_per_cpu_s(self) -> float | None:
         return self.preempted / (self.cpu_ns / 1e9) if self.preempted >= 0 and self.cpu_ns > 0 else None
 
+    def plus(self, other: Contention | None) -> Contention:
+        """Both processes' counters together (a process run of several processes); -1 stays unknown."""
+        if other is None:
+            return self
+
+        def total(a: int, b: int) -> int:
+            return a + b if a >= 0 and b >= 0 else -1
+        return Contention(total(self.cpu_ns, other.cpu_ns), total(self.preempted, other.preempted),
+                          total(self.pressure_us, other.pressure_us), total(self.steal_ns, other.steal_ns))
+
     def since(self, before: Contention) -> Contention:
         """The deltas from `before` to these counters (both read by `read_counters`)."""
         def delta(now: int, then: int) -> int:

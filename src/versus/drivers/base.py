@@ -160,8 +160,11 @@ def _fill(part: str, fields: dict[str, str], where: str, what: str, template: st
 
 
 def finish(run: ProcessRun, completed: Completed) -> ProcessRun:
+    """The run after one more of its processes: a run of several (a command's executions, a load
+    generator's) takes as long as all of them, and its counters are all of theirs."""
     run.log_tail = log_tail(completed)
-    run.wall_ns = completed.wall_ns
+    run.wall_ns += completed.wall_ns
     run.exit_code = completed.exit_code
-    run.contention = completed.contention
+    if completed.contention is not None:
+        run.contention = completed.contention.plus(run.contention)
     return run

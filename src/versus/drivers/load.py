@@ -57,6 +57,7 @@ class LoadDriver(Driver):
                 run.reason = self._measure(arm, method, executor, running.port, run)
         except ServerFailed as failed:
             run.reason = str(failed)
+        running.onto(run)
         run.status = FAILED if run.reason else OK
         run.log_tail = "\n".join((running.log.splitlines() + run.log_tail.splitlines())[-40:])
         return run

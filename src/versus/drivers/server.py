@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..contention import Contention, read_counters
 from ..definitions import Arm, Method
 from ..executor import Executor, Spawned
 from .base import FAILED, Driver, ProcessRun, base_env, fill_template
@@ -28,6 +29,16 @@ class Running:
     port: int
     log: str = ""  # the server's output, filled in when it stops
     leftovers: list[str] = field(default_factory=list)
+    # From the server's start to its stop, its clients included: what the process run cost the machine
+    # and the session's budget (the clients' own walls leave out the server's start and stop).
+    wall_ns: int = 0
+    contention: Contention | None = None
+
+    def onto(self, run: ProcessRun) -> ProcessRun:
+        """The run, with the wall time and counters of the whole of it, the server's included."""
+        run.wall_ns = max(run.wall_ns, self.wall_ns)
+        run.contention = self.contention or run.contention
+        return run
 
 
 def free_port() -> int:
@@ -57,6 +68,7 @@ def serving(executor: Executor, argv: list[str], env: dict[str, str], cwd: Path,
             ready_seconds: float | None = None) -> Iterator[Running]:
     """Start the server, wait until its port accepts connections, yield, and stop it whatever happens;
     `running.log` holds its output afterwards, also when it failed (ServerFailed)."""
+    began, counters = time.perf_counter_ns(), read_counters()
     try:
         server = executor.spawn(argv, env, cwd)
     except (OSError, ValueError) as error:
@@ -69,6 +81,8 @@ def serving(executor: Executor, argv: list[str], env: dict[str, str], cwd: Path,
     finally:
         running.leftovers = server.stop()
         running.log = server.output()
+        running.wall_ns = time.perf_counter_ns() - began
+        running.contention = read_counters().since(counters)
 
 
 def with_server(driver: Driver, arm: Arm, method: Method, inner: int, executor: Executor) -> ProcessRun:
@@ -84,6 +98,7 @@ def with_server(driver: Driver, arm: Arm, method: Method, inner: int, executor: 
             run = driver.run(arm, method, inner, executor, port_env)
     except ServerFailed as failed:
         run = ProcessRun(FAILED, reason=f"server: {failed}")
+    running.onto(run)
     if running.leftovers and run.status != FAILED:
         run.status, run.reason = FAILED, f"server: left {', '.join(running.leftovers[:3])} behind; versus stopped them"
     server_log = [f"[server] {line}" for line in running.log.split("\n")[-20:] if line]
