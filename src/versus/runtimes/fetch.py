@@ -1,6 +1,7 @@
 """Fetch Maven artifacts into the cache with Maven itself, then verify their SHA-256."""
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -10,6 +11,7 @@ from pathlib import Path
 from ..errors import FetchError
 from ..paths import cache_dir
 from .catalog import Artifact
+from .sealed import making
 
 
 def sha256_of(path: Path) -> str:
@@ -22,6 +24,14 @@ def sha256_of(path: Path) -> str:
 
 def _local_repository() -> Path:
     return Path(os.environ.get("VERSUS_M2_REPO") or Path.home() / ".m2" / "repository")
+
+
+def one_maven() -> contextlib.AbstractContextManager[None]:
+    """Hold the lock that lets one Maven at a time fetch into the local repository (a file beside it,
+    `~/.m2/.repository.lock`). Debian 12's Maven 3.8 takes no lock of its own across processes there
+    (named locks came with Maven 3.9's resolver), and two workers or test processes of one machine may
+    run Maven at once; a build whose dependencies are all there holds it for the build's few seconds."""
+    return making(_local_repository())
 
 
 def fetch_artifact(artifact: Artifact) -> Path:
@@ -39,7 +49,8 @@ def fetch_artifact(artifact: Artifact) -> Path:
         command = [mvn, "-q", "-B", "-C", "dependency:get", f"-Dartifact={artifact.coordinate}",
                    "-Dtransitive=false", f"-Dmaven.repo.local={repo}"]
         try:
-            result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+            with one_maven():
+                result = subprocess.run(command, capture_output=True, text=True, timeout=600)
         except (OSError, subprocess.TimeoutExpired) as error:
             raise FetchError(f"mvn could not fetch {artifact.coordinate}: {error}",
                              "check that Maven Central is reachable (mvn -v; ~/.m2/settings.xml)") from None

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import VersusError
 from .family import BuildContext, run_build
+from .fetch import one_maven
 from .sealed import intact, seal
 
 
@@ -43,8 +44,9 @@ def maven_jar(project: Path, name: str, context: BuildContext) -> Path:
         mvn = shutil.which("mvn")
         if not mvn:
             raise VersusError(f"building {project} needs Maven", "install it with: apt-get install -y maven")
-        run_build([mvn, "-q", "-B", "-f", str(project / "pom.xml"), "package", "-DskipTests"], context,
-                  f"building {project} with Maven", f"fix the build error above (try: mvn -f {project / 'pom.xml'} package)")
+        with one_maven():
+            run_build([mvn, "-q", "-B", "-f", str(project / "pom.xml"), "package", "-DskipTests"], context,
+                      f"building {project} with Maven", f"fix the build error above (try: mvn -f {project / 'pom.xml'} package)")
         if jar.exists():
             seal(jar)
     if not jar.exists():

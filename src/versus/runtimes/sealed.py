@@ -3,18 +3,25 @@ unpacked Jython `Lib` is sealed once it is whole, with the size and SHA-256 of e
 used again only while it still matches. A truncated binary or an emptied `Lib` is built or unpacked
 again, never run as it is (a run of it failed with no hint, in every later session).
 
-The cache is shared (other checkouts, other users' runs): an entry is made beside its place and moved
-into it whole (`install`), never removed in place while another run may be reading it, and an entry
-from before seals that its old marker calls complete is sealed as it is (`intact(…, legacy=True)`).
+The cache is shared (other checkouts, other users' runs, two workers or test processes of one
+machine): an entry is made beside its place and moved into it whole (`install`), never removed in place
+while another run may be reading it, and an entry from before seals that its old marker calls complete
+is sealed as it is (`intact(…, legacy=True)`). One process at a time makes a given entry (`making`): the
+others wait for it and use what it made, rather than build it twice and move a folder another run is
+reading out from under it.
 """
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+
+from ..files import write_file
 
 SEAL = ".versus-seal"
 
@@ -36,8 +43,10 @@ def _manifest(entry: Path) -> dict[str, list[object]]:
 
 
 def seal(entry: Path) -> None:
-    """Record what `entry` (a file or a folder) holds now that it is whole."""
-    _seal_of(entry).write_text(json.dumps(_manifest(entry)))
+    """Record what `entry` (a file or a folder) holds now that it is whole. The seal is written beside
+    and renamed into place: a run checking the entry at that moment reads the old seal or the new one,
+    never half of one (which would make it build the entry again)."""
+    write_file(_seal_of(entry), json.dumps(_manifest(entry)))
 
 
 def intact(entry: Path, legacy: bool = False) -> bool:
@@ -58,6 +67,21 @@ def intact(entry: Path, legacy: bool = False) -> bool:
         return bool(sealed == _manifest(entry))
     except OSError:
         return False
+
+
+@contextlib.contextmanager
+def making(entry: Path) -> Iterator[None]:
+    """Hold the lock on making `entry` (an `fcntl.flock` on a file beside it, released when the process
+    ends however it ends): check the entry again inside, since another process may have made it while
+    this one waited."""
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    lock = entry.with_name(f".{entry.name}.lock")
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing the last descriptor releases the lock; the file stays for the next one
 
 
 def beside(entry: Path) -> Path:

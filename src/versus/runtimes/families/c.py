@@ -10,7 +10,7 @@ from typing import ClassVar
 from ...errors import ExperimentError
 from ..family import BuildContext, Family, digest, on_path, run_build
 from ..model import Runtime
-from ..sealed import beside, install, intact
+from ..sealed import beside, install, intact, making
 
 CFLAGS = ("-O2", "-pthread", "-std=gnu11", "-Wall")
 
@@ -34,12 +34,14 @@ class _Compiler(Family):
         binary = context.cache / "c" / key / program.stem
         if intact(binary, legacy=True):  # a damaged one (truncated, emptied) is compiled again
             return binary
-        binary.parent.mkdir(parents=True, exist_ok=True)
-        flags = [*CFLAGS, "-I", str(context.helpers / "c"), *[f"-I{folder}" for folder in includes]]
-        partial = beside(binary)  # per process: two workers of one host may build at once
-        run_build([str(runtime.executable), *flags, "-o", str(partial), str(program), "-lm"], context,
-                  f"{runtime.name} of {program}", "fix the compile error in the program above")
-        install(partial, binary)
+        with making(binary):  # two workers of one host may want it at once: one compiles, the other waits
+            if intact(binary):
+                return binary
+            flags = [*CFLAGS, "-I", str(context.helpers / "c"), *[f"-I{folder}" for folder in includes]]
+            partial = beside(binary)
+            run_build([str(runtime.executable), *flags, "-o", str(partial), str(program), "-lm"], context,
+                      f"{runtime.name} of {program}", "fix the compile error in the program above")
+            install(partial, binary)
         return binary
 
     def launch(self, runtime: Runtime, program: Path, built: Path | None, helpers: Path) -> tuple[list[str], dict[str, str]]:

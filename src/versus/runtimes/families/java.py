@@ -13,7 +13,7 @@ from ...errors import ExperimentError
 from ..family import C1, BuildContext, Family, digest, run_build
 from ..maven import maven_jar
 from ..model import Runtime, version_key
-from ..sealed import beside, install, intact
+from ..sealed import beside, install, intact, making
 
 
 def jdk_version(home: Path) -> str | None:
@@ -62,13 +62,18 @@ class Java(Family):
         target = context.cache / "classes" / digest(str(javac.resolve()), *sources)
         if intact(target, legacy=(target / ".complete").exists()):  # a damaged one is compiled again
             return target
-        made = beside(target)
-        shutil.rmtree(made, ignore_errors=True)
-        made.mkdir(parents=True)
-        run_build([str(javac), "-nowarn", "-d", str(made), *map(str, sources)], context,
-                  f"javac of {program}", "fix the compile error in the program above")
-        (made / ".complete").write_text("ok")  # what versions before seals look for
-        install(made, target)
+        # One compiles, another process wanting it waits: a second install would move aside (and remove)
+        # the folder the first one's JVM is loading classes from.
+        with making(target):
+            if intact(target):
+                return target
+            made = beside(target)
+            shutil.rmtree(made, ignore_errors=True)
+            made.mkdir(parents=True)
+            run_build([str(javac), "-nowarn", "-d", str(made), *map(str, sources)], context,
+                      f"javac of {program}", "fix the compile error in the program above")
+            (made / ".complete").write_text("ok")  # what versions before seals look for
+            install(made, target)
         return target
 
     def jvm_flags(self, runtime: Runtime) -> list[str]:

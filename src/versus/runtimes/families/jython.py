@@ -12,7 +12,7 @@ from ..catalog import Artifact, Fetchable
 from ..family import C1, Family
 from ..fetch import fetch_artifact
 from ..model import Runtime
-from ..sealed import beside, install
+from ..sealed import beside, install, making
 
 # Jython 2.5.0's threading module is written in Python around ReentrantLock; versus keeps a copy
 # shaped like it here, so that +pythreading can put it in front of a later Jython's Java one.
@@ -69,18 +69,25 @@ def extract_lib(jar: Path, name: str) -> Path:
     try:
         with zipfile.ZipFile(jar) as archive:
             members = [m for m in archive.infolist() if m.filename.startswith("Lib/") and not m.is_dir()]
-            # every file of Lib/ there at its size: an emptied or truncated Lib is unpacked again
-            if (home / ".complete").exists() and all(_size(home / m.filename) == m.file_size for m in members):
+            if _whole(home, members):
                 return home
-            made = beside(home)
-            shutil.rmtree(made, ignore_errors=True)
-            made.mkdir(parents=True)
-            archive.extractall(made, [m.filename for m in members])
+            with making(home):  # one process unpacks; another wanting it waits, then finds it whole
+                if _whole(home, members):
+                    return home
+                made = beside(home)
+                shutil.rmtree(made, ignore_errors=True)
+                made.mkdir(parents=True)
+                archive.extractall(made, [m.filename for m in members])
+                (made / ".complete").write_text(jar.name)
+                install(made, home)
     except (OSError, zipfile.BadZipFile) as error:
         raise FetchError(f"cannot unpack Lib/ of {jar}: {error}", f"delete {jar} and {home}, then run again") from None
-    (made / ".complete").write_text(jar.name)
-    install(made, home)
     return home
+
+
+def _whole(home: Path, members: list[zipfile.ZipInfo]) -> bool:
+    """Every file of Lib/ there at its size: an emptied or truncated Lib is unpacked again."""
+    return (home / ".complete").exists() and all(_size(home / m.filename) == m.file_size for m in members)
 
 
 def _size(path: Path) -> int:

@@ -7,7 +7,7 @@ from pathlib import Path
 from ...errors import ExperimentError
 from ..family import BuildContext, Family, digest, on_path, run_build
 from ..model import Runtime
-from ..sealed import intact, seal
+from ..sealed import intact, making, seal
 
 
 class Rust(Family):
@@ -29,13 +29,16 @@ class Rust(Family):
                                   "give it a [package] table with a name") from None
         target = context.cache / "cargo-target" / digest(str(program.resolve()))
         binary = target / "release" / name
-        if binary.exists() and not intact(binary, legacy=True):
-            binary.unlink()  # cargo checks its sources, not its output: a damaged binary is linked again
-        # cargo decides itself whether anything changed: it is quick when nothing did.
-        run_build([str(runtime.executable), "build", "--release", "--quiet", "--manifest-path", str(program),
-                   "--target-dir", str(target)], context, f"cargo build of {program}", "fix the build error above")
-        if binary.exists() and not intact(binary):
-            seal(binary)
+        # cargo locks its target folder while it builds, but not the check and the seal around it: a
+        # binary another process is linking or sealing at that moment would look damaged and be removed.
+        with making(target):
+            if binary.exists() and not intact(binary, legacy=True):
+                binary.unlink()  # cargo checks its sources, not its output: a damaged binary is linked again
+            # cargo decides itself whether anything changed: it is quick when nothing did.
+            run_build([str(runtime.executable), "build", "--release", "--quiet", "--manifest-path", str(program),
+                       "--target-dir", str(target)], context, f"cargo build of {program}", "fix the build error above")
+            if binary.exists() and not intact(binary):
+                seal(binary)
         return binary
 
     def launch(self, runtime: Runtime, program: Path, built: Path | None, helpers: Path) -> tuple[list[str], dict[str, str]]:
