@@ -306,12 +306,11 @@ def test_a_versus_document_with_a_bad_value_is_refused_whole(field, value, tmp_p
 
 def test_a_hello_nested_950_deep_and_surrogates_in_every_format_are_refused(tmp_path, db, capsys):
     doc = exported(tmp_path, capsys)
-    nested: dict = {}
-    for _ in range(950):
-        nested = {"x": nested}
-    doc["arms"][0]["runs"][0]["hello"] = nested
+    # 951 objects deep, written as text: json.dumps would recurse once a level, on top of the test's own
+    # stack (deeper in an xdist worker than in a plain pytest), and reach the recursion limit first
+    doc["arms"][0]["runs"][0]["hello"] = "NESTED"
     deep = tmp_path / "deep.json"
-    deep.write_text(json.dumps(doc))
+    deep.write_text(json.dumps(doc).replace('"NESTED"', '{"x": ' * 950 + "{}" + "}" * 950, 1))
     files = [deep]
     for name, content in (("jmh", '[{"benchmark": "b\\ud800", "primaryMetric": {"scoreUnit": "ns/op", "rawData": [[1]]}}]'),
                           ("hf", '{"results": [{"command": "\\udc00", "times": [0.1]}]}'),
@@ -411,13 +410,15 @@ def test_an_interrupt_advises_what_the_state_allows(tmp_path, db, capsys, monkey
 
 # --- 12 · signals: the session is kept, nothing of a benchmark outlives the harness --------------------
 
+# The sleeps' lengths carry a mark of the test that started them (TAG): a test beside it (another xdist
+# worker's) may have sleeps of its own running, and they are not this benchmark's leftovers.
 FORKING = '''
 import os, subprocess, sys, time
-child = subprocess.Popen(["sleep", "300"])
+child = subprocess.Popen(["sleep", "300.TAG"])
 if os.fork() == 0:  # a daemon: its own session, re-parented, its environment cleared
     os.setsid()
     if os.fork() == 0:
-        os.execve("/bin/sleep", ["sleep", "301"], {})
+        os.execve("/bin/sleep", ["sleep", "301.TAG"], {})
     os._exit(0)
 time.sleep(0.3)
 with open(os.environ["VERSUS_PARAM_PIDS"], "a") as f:
@@ -426,10 +427,10 @@ time.sleep(300)
 '''
 
 
-def _sleeps() -> set[int]:
+def _sleeps(tag: str) -> set[int]:
     import subprocess
 
-    found = subprocess.run(["pgrep", "-f", "^sleep 30[01]$"], capture_output=True, text=True).stdout.split()
+    found = subprocess.run(["pgrep", "-f", rf"^sleep 30[01]\.{tag}$"], capture_output=True, text=True).stdout.split()
     return {int(p) for p in found}
 
 
@@ -445,16 +446,17 @@ def test_a_signal_to_versus_keeps_the_session_and_leaves_no_benchmark_process(nu
     folder = tmp_path / "forks"
     folder.mkdir()
     (folder / "experiment.toml").write_text(BASE_TOML.replace("[params]", f'[params]\npids = "{pids}"'))
-    (folder / "p.py").write_text(FORKING)
-    before = _sleeps()
+    tag = f"{os.getpid()}{time.monotonic_ns() % 10**6:06d}"  # digits: a fraction of a second more to sleep
+    (folder / "p.py").write_text(FORKING.replace("TAG", tag))
+    before = _sleeps(tag)
     db = tmp_path / "v.db"
     versus = subprocess.Popen([sys.executable, "-m", "versus", "run", str(folder), "--db", str(db)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
-        while len(_sleeps() - before) < 2 and time.monotonic() < deadline:  # the child and the daemon
+        while len(_sleeps(tag) - before) < 2 and time.monotonic() < deadline:  # the child and the daemon
             time.sleep(0.1)
-        assert len(_sleeps() - before) == 2
+        assert len(_sleeps(tag) - before) == 2
         victim = versus.pid
         if target == "harness":
             victim = int(subprocess.run(["pgrep", "-P", str(versus.pid)], capture_output=True, text=True).stdout.split()[0])
@@ -464,9 +466,9 @@ def test_a_signal_to_versus_keeps_the_session_and_leaves_no_benchmark_process(nu
         if versus.poll() is None:
             versus.kill()
     deadline = time.monotonic() + 10
-    while _sleeps() - before and time.monotonic() < deadline:
+    while _sleeps(tag) - before and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not _sleeps() - before, "a benchmark's process outlived the harness"
+    assert not _sleeps(tag) - before, "a benchmark's process outlived the harness"
     if number == "SIGTERM":
         assert versus.returncode == 130 and "Traceback" not in err and "--resume" in err, err
     from versus.record import load_session
@@ -598,6 +600,47 @@ def test_a_damaged_build_in_the_cache_is_built_again(tmp_path, db, capsys, monke
     binaries[0].write_bytes(binaries[0].read_bytes()[:100])  # truncated
     code, _, err = run(capsys, "run", str(folder), "--db", str(db))
     assert code == 0, err
+
+
+def test_two_processes_wanting_one_build_compile_it_once_and_both_run_it(tmp_path):
+    """Regression: two workers (or xdist's test processes) of one machine wanting the same build each
+    compiled it and installed it over the other's; for a folder of classes the second install moved aside
+    and removed the folder the first one's JVM was loading from. One compiles now, the other waits."""
+    import threading
+
+    from versus.executor import SubprocessExecutor
+    from versus.runtimes.families.c import Gcc
+    from versus.runtimes.family import BuildContext
+
+    compilers = Gcc().discover()
+    if not compilers:
+        pytest.skip("gcc is not installed (scripts/system-packages.sh installs it)")
+    program = tmp_path / "p.c"
+    program.write_text(C_PROGRAM)
+    compiles: list[list[str]] = []
+    started = threading.Barrier(2)
+
+    class Counting(SubprocessExecutor):
+        def execute(self, argv, env, timeout, cwd=None):  # noqa: ANN001, ANN202
+            compiles.append(argv)
+            return super().execute(argv, env, timeout, cwd)
+
+    context = BuildContext(Counting(), tmp_path / "cache", Path(__file__).resolve().parents[1] / "helpers")
+    built: list[Path | None] = []
+
+    def build() -> None:
+        started.wait()
+        built.append(Gcc().build(compilers[0], program, context))
+
+    threads = [threading.Thread(target=build) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert len(built) == 2 and built[0] == built[1] and built[0] is not None
+    assert len(compiles) == 1, compiles
+    listed = subprocess.run([str(built[0])], capture_output=True, text=True, timeout=60, env={"VERSUS_LIST": "1"})
+    assert listed.returncode == 0 and "job" in listed.stdout, listed
 
 
 def test_an_emptied_jython_lib_is_unpacked_again(tmp_path, monkeypatch):
