@@ -46,6 +46,11 @@ else
 fi
 
 digest=$(cat "$source_file" "$header_file" | sha256sum | cut -d' ' -f1)
+# One build at a time in this cache (two test processes may run this script at once): the lock is held
+# until the script exits.
+mkdir -p "$out_root"
+exec 9>"$out_root/.lock"
+flock 9
 status=0
 for py in "${pythons[@]}"; do
   info=$("$py" -c 'import sys, sysconfig

@@ -30,7 +30,8 @@ put() {
     echo "fetch-data: $name: SHA-256 $got, pinned ${SHA256[$name]}" >&2
     exit 1
   fi
-  install -m 0644 "$file" "$out/$name.part" && mv "$out/$name.part" "$out/$name"
+  # a name of this process's own: two fetches at once (two test processes) each move a whole file in
+  install -m 0644 "$file" "$out/$name.part.$$" && mv "$out/$name.part.$$" "$out/$name"
   echo "fetch-data: $out/$name ok"
 }
 
@@ -56,8 +57,10 @@ name=monaco-latest.osm.pbf
 if ! have "$name"; then
   jar="$m2/com/onthegomap/planetiler/planetiler-core/0.9.3/planetiler-core-0.9.3-tests.jar"
   if [[ ! -f "$jar" ]]; then
-    # Quiet Maven still prints colour codes: show its output only on failure.
-    log="$(mvn -q -B -C -Dmaven.repo.local="$m2" dependency:get \
+    # Quiet Maven still prints colour codes: show its output only on failure. One Maven at a time on the
+    # local repository, under the lock versus takes for it (versus/runtimes/fetch.py, one_maven).
+    mkdir -p "$(dirname "$m2")"
+    log="$(flock "$(dirname "$m2")/.$(basename "$m2").lock" mvn -q -B -C -Dmaven.repo.local="$m2" dependency:get \
       -Dartifact=com.onthegomap.planetiler:planetiler-core:0.9.3:jar:tests -Dtransitive=false 2>&1)" \
       || { echo "$log" >&2; echo "fetch-data: could not fetch planetiler-core tests jar" >&2; exit 1; }
   fi

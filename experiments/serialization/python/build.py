@@ -16,6 +16,7 @@ is reported and the others go on; the exit code is 1 if any failed. Runs on the 
 """
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -223,12 +224,17 @@ def main(argv: list[str]) -> int:
         say(f"error: {error}")
         return 1
     failed = 0
-    for python in pythons:
-        try:
-            say(build(python))
-        except BuildError as error:
-            failed += 1
-            say(f"error: {python}: {error}")
+    # One build at a time in this cache: two test processes (xdist workers) or runs may call this script at
+    # once, and an interpreter's folder is replaced whole, the tools' folders removed and installed again.
+    Path(pylibs.cache_root()).mkdir(parents=True, exist_ok=True)
+    with open(Path(pylibs.cache_root()) / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for python in pythons:
+            try:
+                say(build(python))
+            except BuildError as error:
+                failed += 1
+                say(f"error: {python}: {error}")
     if failed:
         say(f"{failed} of {len(pythons)} interpreters failed; their serialization arms fail until this script succeeds")
     return 1 if failed else 0
