@@ -14,7 +14,10 @@ from versus.executor import Executor
 
 @pytest.mark.slow
 @pytest.mark.skipif(not shutil.which("mvn"), reason="Maven is not installed (make setup installs it)")
-def test_jmh_forks_are_process_runs_with_checks(db, capsys):
+def test_jmh_forks_are_process_runs_with_checks(db, capsys, monkeypatch):
+    # JMH refuses to start while another JMH on the machine holds /tmp/jmh.lock (a test on another xdist
+    # worker, or another test session); versus runs one process at a time itself, so the lock is not needed here.
+    monkeypatch.setenv("JAVA_TOOL_OPTIONS", "-Djmh.ignoreLock=true")
     code = main(["run", str(FIXTURES / "jmh"), "--db", str(db), "--format", "json"])
     doc = json.loads(capsys.readouterr().out)
     assert code == 0 and doc["failed_runs"] == []

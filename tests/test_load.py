@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 
 import pytest
 
-from conftest import FIXTURES
+from conftest import FIXTURES, processes_left
 from versus.cli import main
 from versus.drivers.loadgen import parse_ab, parse_wrk
 
@@ -15,9 +14,8 @@ needs_tools = pytest.mark.skipif(not (shutil.which("ab") and shutil.which("wrk")
                                  reason="ab and wrk come from apache2-utils and wrk (make setup installs them)")
 
 
-def servers_left() -> list[str]:
-    found = subprocess.run(["pgrep", "-f", str(FIXTURES / "load" / "server.py")], capture_output=True, text=True)
-    return found.stdout.split()
+def servers_left() -> list[int]:
+    return processes_left(str(FIXTURES / "load" / "server.py"))
 
 
 @needs_tools

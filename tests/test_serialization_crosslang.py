@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import maven_jar
 from test_serialization_python import EXPERIMENT, interpreter
 
 JMH = EXPERIMENT / "jmh"
@@ -39,17 +40,6 @@ VALUES = ["unicode", "large", "sparse", "empty"]
 FORY_LATIN1 = {"large", "sparse", "empty"}
 
 
-def build_jar() -> Path:
-    """The JVM jar, rebuilt with Maven when a source of it (its project, the shared java/ and schema/) is newer."""
-    sources = [p for folder in (JMH / "src", EXPERIMENT / "java", EXPERIMENT / "schema") for p in folder.rglob("*")
-               if p.is_file()] + [JMH / "pom.xml"]
-    if JAR.exists() and all(p.stat().st_mtime <= JAR.stat().st_mtime for p in sources):
-        return JAR
-    done = subprocess.run(["mvn", "-q", "-B", "-f", str(JMH / "pom.xml"), "package", "-DskipTests"],
-                          capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0 and JAR.exists(), (done.stdout + done.stderr)[-3000:]
-    return JAR
-
 
 def java(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["java", "-cp", str(JAR), "serialization.CrossLanguage", *args], capture_output=True, text=True,
@@ -64,7 +54,9 @@ def python(exe: str, *args: str) -> subprocess.CompletedProcess[str]:
 def jar() -> Path:
     if not shutil.which("mvn") or not shutil.which("java"):
         pytest.fail("the cross-language test needs Maven and a JDK (make setup installs them)")
-    return build_jar()
+    # rebuilt when a source of it (its project, the shared java/ and schema/) is newer, by the harness's own
+    # build: test_serialization_jvm.py, perhaps on another xdist worker, wants the same jar
+    return maven_jar(JMH)
 
 
 def value_file(value: str) -> str:

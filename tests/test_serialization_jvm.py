@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import maven_jar
 from versus.cli import main
 
 EXPERIMENT = Path(__file__).resolve().parents[1] / "experiments" / "serialization"
@@ -31,22 +32,11 @@ pytestmark = [pytest.mark.slow,
                                  reason="Maven and a JDK are needed (make setup installs them)")]
 
 
-def jar(project: Path) -> Path:
-    """target/benchmarks.jar, rebuilt when a source of it (the project, the shared java/ and schema/) is newer."""
-    built = project / "target" / "benchmarks.jar"
-    sources = [p for folder in (project / "src", EXPERIMENT / "java", EXPERIMENT / "schema") if folder.exists()
-               for p in folder.rglob("*") if p.is_file()] + [project / "pom.xml"]
-    if not built.exists() or any(p.stat().st_mtime > built.stat().st_mtime for p in sources):
-        done = subprocess.run(["mvn", "-q", "-B", "-f", str(project / "pom.xml"), "package", "-DskipTests"],
-                              capture_output=True, text=True, timeout=900)
-        assert done.returncode == 0 and built.exists(), (done.stdout + done.stderr)[-3000:]
-        built.touch()  # newer than every source now, so the harness's own check does not rebuild it
-    return built
-
-
 @pytest.fixture(scope="module")
 def jars() -> dict[str, Path]:
-    return {name: jar(project) for name, project in PROJECTS.items()}
+    """Each project's target/benchmarks.jar, rebuilt when a source of it (the project, the shared java/ and
+    schema/ its pom names) is newer, by the harness's own build."""
+    return {name: maven_jar(project) for name, project in PROJECTS.items()}
 
 
 def verify(jar_path: Path) -> dict[str, list[tuple[int, int]]]:

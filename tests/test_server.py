@@ -2,18 +2,16 @@
 from __future__ import annotations
 
 import json
-import subprocess
 
 import pytest
 
-from conftest import FIXTURES
+from conftest import FIXTURES, processes_left
 from versus.cli import main
 from versus.drivers import server
 
 
-def servers_left() -> list[str]:
-    found = subprocess.run(["pgrep", "-f", "server.py (ok|crash|silent)"], capture_output=True, text=True)
-    return found.stdout.split()
+def servers_left() -> list[int]:
+    return processes_left("server.py (ok|crash|silent)")
 
 
 def test_the_client_runs_against_its_server(db, capsys):

@@ -32,7 +32,10 @@ def monaco() -> Path:
 
 
 @pytest.mark.slow
-def test_every_case_runs_and_checks_on_monaco(db, capsys):
+def test_every_case_runs_and_checks_on_monaco(db, capsys, monkeypatch):
+    # JMH refuses to start while another JMH on the machine holds /tmp/jmh.lock (a test on another xdist
+    # worker, or another test session); versus runs one process at a time itself, so the lock is not needed here.
+    monkeypatch.setenv("JAVA_TOOL_OPTIONS", "-Djmh.ignoreLock=true")
     monaco()
     code = main(["run", "strings", "--processes", "1", "--warmup", "0", "--samples", "1", "--inner", "1",
                  "--param", "dataset=monaco", "--param", "iteration_ms=100", "--db", str(db), "--format", "json"])

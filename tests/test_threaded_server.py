@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import processes_left
 from versus.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -16,9 +17,8 @@ SERVER = ROOT / "experiments" / "threaded-server" / "python" / "testserver.py"
 TINY = ["--processes", "1", "--warmup", "0", "--samples", "1", "--param", "requests=200", "--param", "seconds=1"]
 
 
-def servers_left() -> list[str]:
-    found = subprocess.run(["pgrep", "-f", str(SERVER)], capture_output=True, text=True)
-    return found.stdout.split()
+def servers_left() -> list[int]:
+    return processes_left(str(SERVER))
 
 
 @pytest.mark.slow
