@@ -211,3 +211,41 @@ def test_a_leftover_in_the_finished_process_group_is_still_found():
     assert done.exit_code == 0 and len(done.leftovers) == 1
     time.sleep(0.2)
     assert _alive(marker) == []
+
+
+def test_a_signal_another_thread_received_stops_the_wait_promptly():
+    """Regression: the harness slept in one poll on its process's pidfd, and a signal the kernel handed
+    to another of its threads (its main thread busy or blocking it) was handled only when the process
+    ended, or, landing in a finalizer, not at all: the Ctrl-C and kill -9 tests lost their signal in 2
+    of 7 runs side by side. The wait wakes in slices, and the handler runs within one."""
+    import signal
+    import threading
+
+    class Stop(Exception):
+        pass
+
+    def handler(number: int, frame: object) -> None:
+        raise Stop
+
+    previous = signal.signal(signal.SIGUSR1, handler)
+    ready = threading.Event()
+
+    def other_thread() -> None:  # created before the main thread blocks SIGUSR1: the kernel delivers it here
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
+        ready.wait(10)
+        time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGUSR1)
+
+    thread = threading.Thread(target=other_thread, daemon=True)
+    thread.start()
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+    started = time.monotonic()
+    try:
+        ready.set()
+        with pytest.raises(Stop):
+            SubprocessExecutor().execute(["sleep", "10"], {"PATH": "/usr/bin:/bin"}, 30)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
+        signal.signal(signal.SIGUSR1, previous)
+        thread.join(5)
+    assert time.monotonic() - started < 3
