@@ -643,6 +643,39 @@ def test_two_processes_wanting_one_build_compile_it_once_and_both_run_it(tmp_pat
     assert listed.returncode == 0 and "job" in listed.stdout, listed
 
 
+def _cargo_project(folder: Path, says: str) -> Path:
+    (folder / "src").mkdir(parents=True)
+    (folder / "Cargo.toml").write_text('[package]\nname = "hello"\nversion = "0.1.0"\nedition = "2021"\n')
+    (folder / "src" / "main.rs").write_text(f'fn main() {{ println!("{says}"); }}\n')
+    return folder / "Cargo.toml"
+
+
+def test_checkouts_of_a_rust_project_share_its_target_when_their_sources_agree(tmp_path):
+    """A fresh clone compiled a Rust program's dependencies again (the target folder was keyed by the
+    program's path: 2–3 min of a make run's lab). Copies with the same sources share a target now; a
+    copy that differs gets its own, even with older file times (cargo judges local crates by file
+    times: sharing by path or manifest ran the other copy's binary); each runs its own binary."""
+    from versus.executor import SubprocessExecutor
+    from versus.runtimes.families.rust import Rust
+    from versus.runtimes.family import BuildContext
+
+    runtimes = Rust().discover()
+    if not runtimes:
+        pytest.skip("cargo is not installed")
+    context = BuildContext(SubprocessExecutor(), tmp_path / "cache", Path(__file__).resolve().parents[1] / "helpers")
+    changed = _cargo_project(tmp_path / "changed", "second")  # written first: its files are the oldest
+    first = _cargo_project(tmp_path / "clone1", "first")
+    again = _cargo_project(tmp_path / "clone2", "first")
+    built = [(Rust().build(runtimes[0], manifest, context), says)
+             for manifest, says in ((first, "first"), (again, "first"), (changed, "second"), (first, "first"))]
+    assert len({binary for binary, _ in built}) == 3  # one binary for each program location
+    targets = [entry for entry in (tmp_path / "cache" / "cargo-target").iterdir() if not entry.name.startswith(".")]
+    assert len(targets) == 2
+    for binary, says in built:
+        assert binary is not None
+        assert subprocess.run([str(binary)], capture_output=True, text=True, timeout=60).stdout == says + "\n"
+
+
 def test_an_emptied_jython_lib_is_unpacked_again(tmp_path, monkeypatch):
     """Regression: an emptied Jython `Lib` in the cache was used as it was, by every later run."""
     import zipfile

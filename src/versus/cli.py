@@ -19,14 +19,12 @@ import os
 import random
 import re
 import shlex
-import signal
 import sys
-import threading
 import traceback
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import __version__
+from . import __version__, interrupts
 from . import experiment as experiments
 from . import rule as rules
 from .errors import ClaimsFailed, UsageError, VersusError
@@ -157,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     imported text never reach the terminal as control sequences."""
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = SafeStream(out), SafeStream(err)
-    previous = _on_termination()
+    previous = interrupts.install()
     try:
         code = _main(argv)
         sys.stdout.flush()
@@ -167,8 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_PIPE
     finally:
         sys.stdout, sys.stderr = out, err
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+        interrupts.restore(previous)
 
 
 def _to_devnull(*streams: Any) -> None:
@@ -185,23 +182,6 @@ def _to_devnull(*streams: Any) -> None:
     os.close(devnull)
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM or SIGHUP: handled as Ctrl-C is (every finished process run stored, the session marked
-    interrupted, each program's process group killed, exit 130), not by dying with the session
-    left `running` and a forked benchmark process left to init."""
-
-
-def _on_termination() -> dict[int, Any]:
-    def stop(number: int, _frame: object) -> None:
-        raise Terminated(signal.Signals(number).name)
-
-    previous: dict[int, Any] = {}
-    if threading.current_thread() is threading.main_thread():
-        for number in (signal.SIGTERM, signal.SIGHUP):
-            previous[number] = signal.signal(number, stop)
-    return previous
-
-
 def _main(argv: list[str] | None) -> int:
     try:
         args = _parser().parse_args(_attached(sys.argv[1:] if argv is None else argv))
@@ -212,7 +192,7 @@ def _main(argv: list[str] | None) -> int:
     try:
         return int(_COMMANDS[args.command](args) or 0)
     except KeyboardInterrupt as stop:
-        why = f" ({stop})" if isinstance(stop, Terminated) else ""
+        why = f" ({stop})" if isinstance(stop, interrupts.Terminated) else ""
         if args.command == "worker":
             print(f"versus: worker stopped{why}; every process run it finished is stored, and the round it was "
                   "running went back to its coordinator", file=sys.stderr)
@@ -618,7 +598,7 @@ def _worker(args: argparse.Namespace) -> int:
     if args.idle_exit is not None and not (math.isfinite(args.idle_exit) and args.idle_exit > 0):
         raise UsageError(f"--idle-exit {args.idle_exit:g} must be a positive number of seconds", "e.g. --idle-exit 600")
 
-    # SIGTERM and SIGHUP stop a worker as Ctrl-C does (main's Terminated): its round goes back at once
+    # SIGTERM and SIGHUP stop a worker as Ctrl-C does (interrupts.Terminated): its round goes back at once
     store = Store(args.db, patience=PATIENCE)
     return Worker(store, args.name or host_name(), SubprocessExecutor()).serve(args.idle_exit)
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
 
+from . import interrupts
 from .contention import Contention, read_counters
 
 LOG_TAIL_LINES = 40
@@ -263,6 +264,7 @@ def _wait(process: subprocess.Popen[bytes], timeout: float) -> bool:
         # does not interrupt this poll, and Python runs its handler in this thread only when it next runs
         # Python code; a quarter of a second bounds that, at four wake-ups a second.
         while not poller.poll(max(0.0, min(WAKE_SECONDS, deadline - time.monotonic())) * 1000):
+            interrupts.check()
             if time.monotonic() >= deadline:
                 return False
     finally:
@@ -367,6 +369,7 @@ class SubprocessExecutor:
             except (OSError, ValueError) as error:
                 return Completed(None, "", f"cannot start {argv[0] if argv else '(nothing)'}: {error}", 0)
             try:
+                interrupts.check()  # a stop whose handler ran inside Popen's at-fork callbacks was dropped there
                 timed_out = not _wait(process, timeout)
                 if timed_out:
                     _kill_group(process.pid)
@@ -390,6 +393,9 @@ class SubprocessExecutor:
                                    cwd=cwd, start_new_session=True, preexec_fn=_die_with_parent)
         background = _Background(process, log, before)
         self._background.append(background)
+        if interrupts.requested():  # as in execute: the stop may have been dropped inside Popen
+            background.stop()
+            interrupts.check()
         return background
 
     def _live(self) -> set[int]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from . import judge, stats, steady
+from . import interrupts, judge, stats, steady
 from .definitions import Arm, Method
 from .drivers import FAILED, Driver, ProcessRun, driver_for, run_process
 from .errors import StoreError, VersusError
@@ -159,6 +159,7 @@ def run_one(driver: Driver, job: Job, broken: dict[int, str], executor: Executor
             builds: Executor | None = None) -> ProcessRun:
     """One process run of the job's arm; never raises but for Ctrl-C and a store that cannot write.
     `builds`: the executor of its preparation (Bounded: within the budget)."""
+    interrupts.check()
     if job.arm_id in broken:
         return ProcessRun(FAILED, reason=broken[job.arm_id])
     started = time.perf_counter_ns()
