@@ -201,6 +201,7 @@ def test_a_stop_whose_handler_ran_inside_popen_s_fork_callbacks_still_stops_the_
         pytest.skip("signal handlers run in the main thread only")
     dropped: list[BaseException | None] = []
     monkeypatch.setattr(sys, "unraisablehook", lambda raised: dropped.append(raised.exc_value))
+    caller = signal.signal(signal.SIGINT, signal.default_int_handler)  # an xdist worker ignores Ctrl-C
     previous = interrupts.install()
     try:
         _SIGNAL_AT_FORK.append(getattr(signal, name))
@@ -211,6 +212,7 @@ def test_a_stop_whose_handler_ran_inside_popen_s_fork_callbacks_still_stops_the_
     finally:
         _SIGNAL_AT_FORK.clear()
         interrupts.restore(previous)
+        signal.signal(signal.SIGINT, caller)
     assert [type(e) for e in dropped] == [interrupts.Terminated if name == "SIGTERM" else KeyboardInterrupt]
     assert not interrupts.requested()
 
