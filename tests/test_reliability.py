@@ -676,36 +676,6 @@ def test_checkouts_of_a_rust_project_share_its_target_when_their_sources_agree(t
         assert subprocess.run([str(binary)], capture_output=True, text=True, timeout=60).stdout == says + "\n"
 
 
-def test_a_maven_jar_built_from_the_same_inputs_is_not_built_again(tmp_path, monkeypatch):
-    """A fresh clone ran `mvn package` for every Maven project (a minute or more each, in a make run's
-    lab). A jar is now kept by the content of what its build reads: a second checkout copies it, a
-    checkout whose sources differ builds its own."""
-    from versus.executor import SubprocessExecutor
-    from versus.runtimes import maven
-    from versus.runtimes.family import BuildContext
-
-    builds: list[Path] = []
-
-    def fake_mvn(argv, context, what, hint, cwd=None):  # noqa: ANN001, ANN202
-        project = Path(argv[argv.index("-f") + 1]).parent
-        builds.append(project)
-        (project / "target" / "program.jar").write_bytes((project / "Main.java").read_bytes())
-
-    monkeypatch.setattr(maven, "run_build", fake_mvn)
-    monkeypatch.setattr(maven.shutil, "which", lambda name: f"/usr/bin/{name}")
-    helpers = tmp_path / "helpers"
-    (helpers / "java").mkdir(parents=True)
-    context = BuildContext(SubprocessExecutor(), tmp_path / "cache", helpers)
-    for clone, says in (("clone1", "first"), ("clone2", "first"), ("changed", "second")):
-        (tmp_path / clone).mkdir()
-        (tmp_path / clone / "pom.xml").write_text("<project/>")
-        (tmp_path / clone / "Main.java").write_text(says)
-    jars = [maven.maven_jar(tmp_path / clone, "program", context) for clone in ("clone1", "clone2", "changed", "clone2")]
-    assert builds == [tmp_path / "clone1", tmp_path / "changed"]
-    assert [jar.read_text() for jar in jars] == ["first", "first", "second", "first"]
-    assert jars[1] == tmp_path / "clone2" / "target" / "program.jar"
-
-
 def test_an_emptied_jython_lib_is_unpacked_again(tmp_path, monkeypatch):
     """Regression: an emptied Jython `Lib` in the cache was used as it was, by every later run."""
     import zipfile

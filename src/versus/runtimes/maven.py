@@ -3,8 +3,6 @@ benchmark jars. Not a family: any family or driver that needs a Maven build uses
 from __future__ import annotations
 
 import fcntl
-import hashlib
-import os
 import re
 import shutil
 from pathlib import Path
@@ -12,7 +10,7 @@ from pathlib import Path
 from ..errors import VersusError
 from .family import BuildContext, run_build
 from .fetch import one_maven
-from .sealed import intact, making, seal
+from .sealed import intact, seal
 
 
 def _inputs(project: Path, helpers: Path) -> list[Path]:
@@ -34,8 +32,7 @@ def _inputs(project: Path, helpers: Path) -> list[Path]:
 
 
 def maven_jar(project: Path, name: str, context: BuildContext) -> Path:
-    """`mvn package` of a Maven project into `target/NAME.jar`; rebuilt when anything it reads is newer,
-    unless a jar built from the same inputs is in the cache (another checkout built it)."""
+    """`mvn package` of a Maven project into `target/NAME.jar`; rebuilt when anything it reads is newer."""
     jar = project / "target" / f"{name}.jar"
     # Two builds of one project at once (two runs, a run and a test) overwrite each other's jar: one at a time.
     (project / "target").mkdir(exist_ok=True)
@@ -47,43 +44,12 @@ def maven_jar(project: Path, name: str, context: BuildContext) -> Path:
         mvn = shutil.which("mvn")
         if not mvn:
             raise VersusError(f"building {project} needs Maven", "install it with: apt-get install -y maven")
-        # A fresh clone built every Maven project again (a minute or more each, in a make run's lab):
-        # the cache keeps each jar by the content of everything the build reads.
-        kept = context.cache / "maven-jars" / _key(project, context.helpers, sources, mvn) / f"{name}.jar"
-        with making(kept):
-            if intact(kept):
-                _copy(kept, jar)
-                return jar
-            with one_maven():
-                run_build([mvn, "-q", "-B", "-f", str(project / "pom.xml"), "package", "-DskipTests"], context,
-                          f"building {project} with Maven",
-                          f"fix the build error above (try: mvn -f {project / 'pom.xml'} package)")
-            if jar.exists():
-                seal(jar)
-                _copy(jar, kept)
+        with one_maven():
+            run_build([mvn, "-q", "-B", "-f", str(project / "pom.xml"), "package", "-DskipTests"], context,
+                      f"building {project} with Maven", f"fix the build error above (try: mvn -f {project / 'pom.xml'} package)")
+        if jar.exists():
+            seal(jar)
     if not jar.exists():
         raise VersusError(f"building {project} with Maven made no {jar}",
                           f"set <finalName>{name}</finalName> in its pom.xml's shade plugin configuration")
     return jar
-
-
-def _key(project: Path, helpers: Path, sources: list[Path], mvn: str) -> str:
-    """What the jar is made of: each input by its place relative to the project (or the helpers) and
-    its bytes, and the Maven and JDK that build it."""
-    java = shutil.which("java")
-    jdk = os.environ.get("JAVA_HOME") or (str(Path(java).resolve()) if java else "")
-    hashed = hashlib.sha256(f"{Path(mvn).resolve()}\0{jdk}\0".encode())
-    for file in sorted(sources):
-        place = file.relative_to(helpers) if file.is_relative_to(helpers) else Path(os.path.relpath(file, project))
-        hashed.update(f"{place}\0".encode())
-        hashed.update(file.read_bytes())
-    return hashed.hexdigest()[:32]
-
-
-def _copy(source: Path, destination: Path) -> None:
-    """A whole copy, sealed, that replaces `destination` in one step."""
-    destination.parent.mkdir(parents=True, exist_ok=True)
-    partial = destination.with_name(f".{destination.name}.{os.getpid()}")
-    shutil.copyfile(source, partial)
-    os.replace(partial, destination)
-    seal(destination)
