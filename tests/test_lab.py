@@ -5,6 +5,7 @@ arithmetic rather than the harness's statistics.
 from __future__ import annotations
 
 import json
+import lzma
 import math
 import os
 import random
@@ -623,6 +624,26 @@ def test_across_lists_verdicts_flips_and_the_intervals_that_miss_the_pooled_esti
     assert f"  run 2: x k1 x/p/cpython@3.11.7 ÷ x/q/cpython@3.11.7: holds [2.15, 2.4], pooled {pooled:.4g}" in lines
     assert f"  run 1: x k2 x/p/cpython@3.11.7 ÷ x/r/cpython@3.11.7: holds [3.8, 4.6], pooled {double:.4g}" in lines
     assert f"  run 2: x k2 x/p/cpython@3.11.7 ÷ x/r/cpython@3.11.7: does not hold [3, 4], pooled {double:.4g}" in lines
+
+
+def test_across_reads_reports_kept_xz_compressed_as_the_plain_ones(tmp_path, capsys):
+    """docs/runs/ keeps make runs' reports as FILE.json.xz: the lab reads them as they were written."""
+    paths = three_runs(tmp_path)
+    packed = []
+    for path in paths:
+        target = Path(path + ".xz")
+        target.write_bytes(lzma.compress(Path(path).read_bytes()))
+        packed.append(str(target))
+    code, plain, _ = run_lab(capsys, "across", *paths)
+    assert code == 0
+    code, out, _ = run_lab(capsys, "across", *packed)
+    assert code == 0 and out == plain.replace(".json", ".json.xz")
+    (tmp_path / "bad.json.xz").write_bytes(b"{not xz}")
+    code, _, err = run_lab(capsys, "claims", str(tmp_path / "bad.json.xz"))
+    assert code == 2 and "is not an xz file" in err and "hint:" in err and "Traceback" not in err
+    (tmp_path / "list.json.xz").write_bytes(lzma.compress(b"[1, 2]"))
+    code, _, err = run_lab(capsys, "claims", str(tmp_path / "list.json.xz"))
+    assert code == 2 and "is not a versus report" in err
 
 
 def test_claims_prints_the_tables_and_counts_of_a_report(tmp_path, capsys):

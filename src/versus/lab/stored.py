@@ -4,6 +4,7 @@ latest warmup, the per-round log ratios from `judge.log_ratios`)."""
 from __future__ import annotations
 
 import json
+import lzma
 import math
 import statistics
 from collections.abc import Iterable
@@ -44,14 +45,24 @@ def name_of(target: Target) -> str:
 
 
 def read_report(path: Path) -> dict[str, Any]:
-    """A report's JSON document (`versus report N --format json`), checked for what the lab reads of it."""
+    """A report's JSON document (`versus report N --format json`), checked for what the lab reads of it;
+    `FILE.json.xz` is read as its decompressed JSON (docs/runs/ keeps make runs' reports so)."""
     try:
         if path.stat().st_size > MAX_REPORT_BYTES:
             raise UsageError(f"{path} is larger than {MAX_REPORT_BYTES >> 20} MB: not a session's report", REPORT_HINT)
-        with path.open(encoding="utf-8") as handle:
-            doc = json.load(handle)
+        if path.suffix == ".xz":
+            with lzma.open(path, "rb") as packed:
+                text = packed.read(MAX_REPORT_BYTES + 1)
+            if len(text) > MAX_REPORT_BYTES:
+                raise UsageError(f"{path} holds more than {MAX_REPORT_BYTES >> 20} MB: not a session's report", REPORT_HINT)
+            doc = json.loads(text)
+        else:
+            with path.open(encoding="utf-8") as handle:
+                doc = json.load(handle)
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror or error}", REPORT_HINT) from None
+    except lzma.LZMAError as error:
+        raise UsageError(f"{path} is not an xz file: {error}", REPORT_HINT) from None
     except ValueError as error:
         raise UsageError(f"{path} is not JSON: {error}", REPORT_HINT) from None
     if not isinstance(doc, dict) or not isinstance(doc.get("claims"), list) or not isinstance(doc.get("arms"), list):
