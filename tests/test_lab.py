@@ -638,9 +638,11 @@ def test_across_reads_reports_kept_xz_compressed_as_the_plain_ones(tmp_path, cap
     assert code == 0
     code, out, _ = run_lab(capsys, "across", *packed)
     assert code == 0 and out == plain.replace(".json", ".json.xz")
-    (tmp_path / "bad.json.xz").write_bytes(b"{not xz}")
-    code, _, err = run_lab(capsys, "claims", str(tmp_path / "bad.json.xz"))
-    assert code == 2 and "is not an xz file" in err and "hint:" in err and "Traceback" not in err
+    whole = Path(packed[0]).read_bytes()
+    for name, content in (("bad.json.xz", b"{not xz}"), ("cut.json.xz", whole[:len(whole) // 2])):
+        (tmp_path / name).write_bytes(content)
+        code, _, err = run_lab(capsys, "claims", str(tmp_path / name))
+        assert code == 2 and "is not a whole xz file" in err and "hint:" in err and "Traceback" not in err, err
     (tmp_path / "list.json.xz").write_bytes(lzma.compress(b"[1, 2]"))
     code, _, err = run_lab(capsys, "claims", str(tmp_path / "list.json.xz"))
     assert code == 2 and "is not a versus report" in err

@@ -61,8 +61,8 @@ def read_report(path: Path) -> dict[str, Any]:
                 doc = json.load(handle)
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror or error}", REPORT_HINT) from None
-    except lzma.LZMAError as error:
-        raise UsageError(f"{path} is not an xz file: {error}", REPORT_HINT) from None
+    except (lzma.LZMAError, EOFError) as error:  # EOFError: an xz file cut short
+        raise UsageError(f"{path} is not a whole xz file: {error}", REPORT_HINT) from None
     except ValueError as error:
         raise UsageError(f"{path} is not JSON: {error}", REPORT_HINT) from None
     if not isinstance(doc, dict) or not isinstance(doc.get("claims"), list) or not isinstance(doc.get("arms"), list):
