@@ -9,7 +9,8 @@ within a time budget for the arms that an undecided comparison or claim still ne
 - With a budget every group first runs one round, which tells each arm's cost; the rounds up to each
   item's first look and past it are then sequential rounds, each the two arms of one open item:
   comparisons ≥ 2× from 1 first, then claims, then the other comparisons, items stuck on their
-  threshold last, the cheapest decision first within each (after the comparisons ≥ 2×, its cost ÷ the
+  threshold last (from 10 rounds on, an item that no look within its cap is expected to decide gets
+  no more: `stats.futile`), the cheapest decision first within each (after the comparisons ≥ 2×, its cost ÷ the
   chance that its estimate lies on the deciding side of its bound); they stop when everything is decided or
   the budget is spent. So an expensive arm whose claims cannot be decided in the budget does not
   take the first rounds of the cheap ones (a make run that gave every arm its three rounds first
@@ -218,6 +219,8 @@ class Scheduler:
             if set(item.arms) & self.broken or extra.get(index, 0) >= self._cap(index):
                 continue
             have = decision.n
+            if stats.futile(decision, have + self._cap(index) - extra.get(index, 0)):
+                continue  # no look within its cap is expected to decide it: more rounds only spend its α
             # too few rounds for a look yet (a budgeted run's first round, failed runs, a resumed
             # session): the item's first look is the target
             first = max(self.rule.first_look, self.start_of(item.numerator))
@@ -248,7 +251,7 @@ class Scheduler:
             if best is None or key < best[0]:
                 best = (key, index)
         if best is None:
-            self.status.reason = "no open comparison or claim can be decided within the budget left"
+            self.status.reason = "no open comparison or claim can be decided within the budget left or its rounds"
             return None
         index = best[1]
         arms = set(self.plan.items[index].arms)

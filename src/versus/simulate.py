@@ -169,17 +169,35 @@ class Counts:
 
 
 def calibrate(effect: float, start: int, trials: int, max_rounds: int, seed: int, noise: Noise | None = None,
-              items: int = 2, criterion: stats.Criterion | None = None, rule: Rule = CURRENT) -> Counts:
+              items: int = 2, criterion: stats.Criterion | None = None, rule: Rule = CURRENT,
+              futility: bool = False) -> Counts:
     """`trials` sequential comparisons of B (true ratio `effect`) against A, each starting with
     `start` rounds and stopping when decided or at `max_rounds`, in a family of `items` comparisons
-    (or of claims, with a claim's `criterion`)."""
+    (or of claims, with a claim's `criterion`). With `futility`, also stopping at the first look where
+    the scheduler would stop feeding the item (`stats.futile`), as `versus run` does."""
     rows = ratios(np.random.default_rng(seed), noise or Noise(), trials, max_rounds, effect)
     alpha = stats.bonferroni(rule.alpha, items)
+    judged = criterion or stats.Comparison(rule.delta)
     counts = Counts()
     for row in rows:
-        decision = stats.sequential(list(row), criterion or stats.Comparison(rule.delta), alpha, start=start, rule=rule)
+        units = list(row)
+        decision = stats.sequential(units, judged, alpha, start=start, rule=rule)
+        if futility:  # the looks up to the one that ended the trial, any of which may have stopped it first
+            decision = until_futile(units[:decision.n], judged, alpha, start, rule, max_rounds) or decision
         counts.add(decision, effect)
     return counts
+
+
+def until_futile(units: list[float], criterion: stats.Criterion, alpha: float, start: int, rule: Rule,
+                  last: int) -> stats.Decision | None:
+    """The decision at the first look where the item is futile, if one comes before its rounds end."""
+    for n in rule.design(start, len(units)):
+        decision = stats.sequential(units[:n], criterion, alpha, start=start, rule=rule)
+        if decision.decided:
+            return None
+        if stats.futile(decision, last):
+            return decision
+    return None
 
 
 
@@ -198,12 +216,12 @@ class Scenario:
         return 0.0 if self.kind == "a/a" else estimand(self.noise, rule) + math.log(BOUND_EFFECT)
 
     def counts(self, trials: int, seed: int, items: int = 2, rule: Rule = CURRENT, start: int = 3,
-               rounds: int = 200) -> Counts:
+               rounds: int = 200, futility: bool = False) -> Counts:
         if self.kind == "a/a":
-            return calibrate(1.0, start, trials, rounds, seed, self.noise, items, rule=rule)
+            return calibrate(1.0, start, trials, rounds, seed, self.noise, items, rule=rule, futility=futility)
         truth = self.truth(rule)
         return calibrate(BOUND_EFFECT, start, trials, rounds, seed, self.noise, items,
-                         stats.Bound(truth, None), rule=rule)
+                         stats.Bound(truth, None), rule=rule, futility=futility)
 
     def wrong(self, counts: Counts) -> int:
         return counts.count("faster", "slower") if self.kind == "a/a" else counts.count("does not hold")
@@ -218,6 +236,8 @@ SCENARIOS = {s.name: s for s in (
              _SPELLS_ONE_ARM, "a/a"),
     Scenario("two states, both arms", "every process settles in one of two states 2× apart, half the time each",
              Noise(arms=(Arm(_TWO, 0.5), Arm(_TWO, 0.5))), "a/a"),
+    Scenario("two states, sharp", "the same, each state 0.6% wide, as the selftest's two_states program measures: "
+             "per-round ratios of nearly ½, 1 or 2", Noise(arms=(Arm(_TWO, 0.5, 0.006), Arm(_TWO, 0.5, 0.006))), "a/a"),
     Scenario("two states, unequal", "every process settles in a second state 2× away one time in five",
              Noise(arms=(Arm(_TWO, 0.2), Arm(_TWO, 0.2))), "a/a"),
     Scenario("one arm noisier", "one arm's processes spread 6% more than the other's", Noise(arms=(Arm(), Arm(sd=0.06))),

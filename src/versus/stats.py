@@ -38,6 +38,10 @@ POWER = 0.8  # of the minimal detectable effect
 FIRST_LOOK = CURRENT.first_look  # fewer than 3 rounds cannot decide anything with an unknown variance
 UNUSABLE = 10.0  # an interval whose high/low exceeds this is said in words, not printed
 # rounds_needed found no look that decides: said of every such item, with or without an interval
+# Futility is judged from this many rounds on: below it the rule floors the spread (`Rule.floor_until`),
+# so a projection from fewer rounds is a projection from a spread the rule does not trust either.
+FUTILE_FROM = 10
+REACH_TAIL = 0.1  # `Decision.reachable` takes the spread at the low end of its 80% interval
 TOO_CLOSE = "the estimate is too close to its threshold for its spread: no number of rounds is expected to decide it"
 
 
@@ -150,6 +154,10 @@ class Criterion(Protocol):
     def margin(self, center: float) -> float:
         """How far `center` lies inside a deciding region: the half-width that would decide; ≤ 0: none."""
 
+    def middle(self) -> float | None:
+        """The middle of the region between two edges ("the same", a claim's range), where an interval
+        of a given width decides soonest; None where no verdict lies between two edges."""
+
 
 @dataclass(frozen=True)
 class Comparison:
@@ -174,6 +182,9 @@ class Comparison:
     def margin(self, center: float) -> float:
         down, up = self.edges
         return max(center - up, down - center, min(up - center, center - down))
+
+    def middle(self) -> float | None:
+        return sum(self.edges) / 2
 
     def tails(self, alpha: float) -> tuple[float, float]:
         # a true ratio inside ±δ can be called faster (upper end too low) or slower (lower end too
@@ -204,6 +215,9 @@ class Bound:
         inside = min(center - floor, ceiling - center)
         outside = max(floor - center, center - ceiling)
         return max(inside, outside)
+
+    def middle(self) -> float | None:
+        return None if self.low is None or self.high is None else (self.low + self.high) / 2
 
     def tails(self, alpha: float) -> tuple[float, float]:
         """One bound (≥ min or ≤ max): whatever the truth, only one tail can mislead (a true ratio
@@ -268,6 +282,9 @@ class Decision:
     mde: float | None = None  # undecided comparisons: relative change detectable at the next look
     left_out: int = 0  # rounds before the warmup was last raised (judge.settled): not analysed
     sides: tuple[float, float] | None = None  # one-sided level of the low end, of the high end
+    # undecided: the first look at which a verdict is within reach: rounds_needed, or where the spread
+    # allows a verdict between two edges ("the same", a range) at their middle, that look (`futile`)
+    reachable: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "verdict", Verdict(self.verdict))  # a word ("holds") becomes its Verdict
@@ -357,13 +374,25 @@ def sequential(units: Sequence[float], criterion: Criterion, alpha: float, start
     raw = trimmed_location(units[:available], rule=rule) if paired else locate(available)
     needed = rounds_needed(raw, criterion, alpha, start, rule=rule, spent=spent, scale=scale) \
         if rule.sequential else None
+    reachable = needed
+    middle = criterion.middle()
+    if rule.sequential and middle is not None:
+        # the spread as the later looks that could decide it will see it: at their trim (a heavy-tailed
+        # round among the first ten, untrimmed, would otherwise make "the same" look out of reach)
+        # seen at a few rounds, and taken at the low end of its 80% interval: a spread estimated from ten
+        # rounds is off by a quarter either way, and futility must not stop an item on the high quarter
+        late = trimmed_location(units[:available], rule.trim_at(rule.looks[-1]), rule) if paired else raw
+        low_sd = math.sqrt(late.df / float(distributions.chi2.ppf(1 - REACH_TAIL, late.df))) if late.df > 0 else 1.0
+        inside = rounds_needed(Location(middle, late.se * low_sd, raw.df, raw.n), criterion, alpha, start,
+                               rule=rule, spent=spent, scale=scale)
+        reachable = min((n for n in (needed, inside) if n is not None), default=None)
     mde = detectable(raw, alpha, start, latest.n, rule=rule, spent=spent) if isinstance(criterion, Comparison) else None
     floor = rule.floor_at(latest.n) if scale == "log" and paired else 0.0
     if floor and trimmed_location(units[:latest.n], rule=rule).se >= floor / math.sqrt(latest.n):
         floor = 0.0  # the rounds' own spread is wider than the floor: the floor is not why it is wide
     note = _unusable(latest.interval, scale, needed is not None or not rule.sequential, floor=floor)
     return Decision(Verdict.INCONCLUSIVE, latest.interval, latest.level, latest.n, paired, note, needed, mde,
-                    sides=latest.sides)
+                    sides=latest.sides, reachable=reachable)
 
 
 def _exact(values: Sequence[float]) -> bool:
@@ -416,6 +445,23 @@ def rounds_needed(location: Location, criterion: Criterion, alpha: float, start:
         if projected.se == 0 or criterion.verdict(*bounds(projected, *tails)):
             return n
     return None
+
+
+def futile(decision: Decision, last: int) -> bool:
+    """Whether an open item is not worth more rounds: from FUTILE_FROM rounds on, no look up to `last`
+    rounds is expected to decide it at today's estimate and spread (`rounds_needed` past `last`, or none:
+    the estimate sits on a threshold, or too near one for its spread), nor could its spread allow a
+    verdict between two edges ("the same") wherever its estimate went (`Decision.reachable`).
+
+    Non-binding futility: an item stopped without a verdict can only make fewer wrong verdicts than
+    one run to its last look, never more, since a look that is not taken cannot mislead; what it costs
+    is the verdicts that a drifting estimate would have brought at later looks. The second condition
+    keeps that cost off the common case, an A/A pair whose estimate at 10 rounds is off 0 by chance
+    and would be called "the same" later (docs/method.md, "Runs")."""
+    if decision.decided or decision.n < FUTILE_FROM or decision.interval is None:
+        return False
+    reachable = decision.reachable or decision.rounds_needed
+    return reachable is None or reachable > last
 
 
 def detectable(location: Location, alpha: float, start: int, latest: int, delta: float = DELTA,

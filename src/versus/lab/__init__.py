@@ -94,6 +94,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     calibration.add_argument("--start", type=int, default=3, help="rounds before the first look (default 3)")
     calibration.add_argument("--rounds", type=int, default=200, help="rounds per trial at most (default 200)")
     calibration.add_argument("--scenario", action="append", default=[], metavar="NAME", help="only this one (repeatable)")
+    calibration.add_argument("--futility", action="store_true",
+                             help="stop a trial, as versus run does, where no look within --rounds is expected to decide it")
     rule_option(calibration, "today's rule")
 
     spells = commands.add_parser("spells", help="the machine's slow spells, one CPU loop pinned to each CPU")
@@ -176,7 +178,7 @@ def _analysis(args: argparse.Namespace) -> str:
         return render_across(across(args.reports))
     if args.lab == "calibration":
         from .calibration import calibration
-        return calibration(args.trials, args.items, args.start, args.rounds, args.scenario, args.rule)
+        return calibration(args.trials, args.items, args.start, args.rounds, args.scenario, args.rule, args.futility)
     if args.lab == "spells":
         from .machine import spells
         return spells(args.seconds)

@@ -7,6 +7,7 @@ of `items` (α/items each, as `tests/test_calibration.py` takes 2), from `start`
 seeded by the scenario's name as the test seeds it, so that `--trials 3000` prints the test's counts.
 Scenarios marked "limit" are the rule's documented limits (docs/method.md), not calibrated cases.
 "decided": the share of trials with any verdict but inconclusive (an A/A pair called the same, mostly).
+`--futility`: each trial also stops where `versus run`'s scheduler would stop feeding it (`stats.futile`).
 """
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ def seed_of(name: str) -> int:
     return sum(map(ord, name))
 
 
-def calibration(trials: int, items: int, start: int, rounds: int, names: list[str], changes: list[str]) -> str:
+def calibration(trials: int, items: int, start: int, rounds: int, names: list[str], changes: list[str],
+                futility: bool = False) -> str:
     if trials < 1 or items < 1 or not 2 <= start <= rounds:
         raise UsageError("--trials and --items must be at least 1, and --start from 2 to --rounds",
                          "e.g. --trials 1000 --items 2 --start 3 --rounds 200")
@@ -34,10 +36,12 @@ def calibration(trials: int, items: int, start: int, rounds: int, names: list[st
     alpha = stats.bonferroni(rule.alpha, items)
     lines = [f"{rule.describe()}", f"{trials} trials per scenario, each an item of a family of {items} (α = {alpha:.2%} "
              f"each), from {start} rounds up to {rounds}; wrong: A/A called faster or slower, a truth on its bound "
-             "called \"does not hold\"",
+             "called \"does not hold\"" + ("; each trial also stopped where `versus run` stops feeding an item that no "
+                                          "look within its rounds is expected to decide (futility)" if futility else ""),
              "scenario | kind | wrong | rate [95% interval] | ≤ α | decided | median rounds of decisions"]
     for scenario in (simulate.SCENARIOS[n] for n in names) if names else simulate.SCENARIOS.values():
-        counts = scenario.counts(trials, seed=seed_of(scenario.name), items=items, rule=rule, start=start, rounds=rounds)
+        counts = scenario.counts(trials, seed=seed_of(scenario.name), items=items, rule=rule, start=start, rounds=rounds,
+                                  futility=futility)
         wrong = scenario.wrong(counts)
         low, high = stats.clopper_pearson(wrong, trials)
         verdict = "yes" if wrong / trials <= alpha else "NO"
