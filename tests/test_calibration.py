@@ -9,6 +9,7 @@ states (the hole the second edition of the rule closes).
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -217,6 +218,7 @@ def test_the_real_selftest_runs_a_trial_of_its_c_workload(tmp_path, capsys):
     assert "versus selftest: 1 trials" in out
     assert "planted 3% slowdown detected" in out and "A/A called faster or slower" in out
     assert "this machine: A/A per-round spread" in out
+    assert re.search(r"two states 2× apart, called faster or slower: \d/1 = .*; it had \d+ rounds \(median\)", out)
 
 
 def test_the_selftest_gives_the_rule_the_rounds_its_target_needs():

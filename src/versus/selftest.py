@@ -54,6 +54,7 @@ class Tally:
     spreads: list[float] = field(default_factory=list)  # per trial: the A/A per-round log ratio's spread
     values: dict[str, list[float]] = field(default_factory=dict)  # case → every process value, all trials
     two_states: dict[str, int] = field(default_factory=dict)  # the A/A pair of processes in two states
+    two_state_rounds: list[int] = field(default_factory=list)  # the rounds that pair had when its trial ended
 
 
 def _rate(label: str, count: int, trials: int) -> str:
@@ -145,6 +146,7 @@ def _count(store: Store, session: int, began: float, tally: Tally) -> bool:
     two = by_case.get("two_states_again")
     if two is not None:
         tally.two_states[two.verdict] = tally.two_states.get(two.verdict, 0) + 1
+        tally.two_state_rounds.append(two.decision.n)
     tally.planted[planted.verdict] = tally.planted.get(planted.verdict, 0) + 1
     shown = aa.decision.interval
     tally.covered += int(shown.low <= 1.0 <= shown.high)
@@ -198,14 +200,17 @@ def summary(tally: Tally, start: int, where: Path | str, rounds: int = TRIAL_ROU
     false = tally.aa.get("faster", 0) + tally.aa.get("slower", 0)
     return "\n".join([
         f"versus selftest: {n} trials, each starting from {start} processes per arm, then sequential rounds "
-        f"(at most {rounds} rounds per comparison); the rule of `versus run --budget`: paired by round, Bonferroni over the 2 "
+        f"(at most {rounds} rounds per comparison, fewer where no look within them is expected to decide it); "
+        "the rule of `versus run --budget`: paired by round, Bonferroni over the 2 "
         f"comparisons, α = {rule.alpha}, threshold ±{rule.delta:.0%}; {rule.describe()}",
         _rate("A/A called faster or slower (false positives)", false, n),
         _rate("A/A interval holds 1 (coverage)", tally.covered, n),
         _rate("A/A called the same", tally.aa.get("same", 0), n),
         _rate("planted 3% slowdown detected (slower)", tally.planted.get("slower", 0), n),
         _rate("A/A of processes in one of two states 2× apart, called faster or slower",
-              tally.two_states.get("faster", 0) + tally.two_states.get("slower", 0), sum(tally.two_states.values())),
+              tally.two_states.get("faster", 0) + tally.two_states.get("slower", 0), sum(tally.two_states.values()))
+        + (f"; it had {float(np.median(tally.two_state_rounds)):.0f} rounds (median), at most {max(tally.two_state_rounds)}"
+           if tally.two_state_rounds else ""),
         f"  seconds to a decision, median: planted {_median(tally.seconds)}; A/A same {_median(tally.seconds_same)}",
         _machine(tally),
         f"  runs kept in {where}",
