@@ -1,9 +1,9 @@
 """What a planned run can hope to decide, from the database's history: `versus run --dry-run`'s
 claims that earlier rounds say no budget of this size settles.
 
-The scheduler already stops feeding an item that cannot be decided in the budget left (a non-binding
-futility rule: it never changes a verdict, so it cannot raise an error rate); this says so before the
-run starts, from the latest stored session that measured the same claims, judged by today's rule.
+The scheduler stops feeding an item that cannot be decided in the budget left, or (from 10 rounds on)
+by any look within its cap of rounds (`stats.futile`; non-binding futility: it never changes a verdict,
+so it cannot raise an error rate); this says so before the run starts, from the latest stored session that measured the same claims, judged by today's rule.
 """
 from __future__ import annotations
 
