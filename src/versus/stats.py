@@ -37,11 +37,11 @@ ARM_LEVEL = 0.95  # per-arm intervals are descriptive, at 95%
 POWER = 0.8  # of the minimal detectable effect
 FIRST_LOOK = CURRENT.first_look  # fewer than 3 rounds cannot decide anything with an unknown variance
 UNUSABLE = 10.0  # an interval whose high/low exceeds this is said in words, not printed
-# rounds_needed found no look that decides: said of every such item, with or without an interval
 # Futility is judged from this many rounds on: below it the rule floors the spread (`Rule.floor_until`),
 # so a projection from fewer rounds is a projection from a spread the rule does not trust either.
 FUTILE_FROM = 10
 REACH_TAIL = 0.1  # `Decision.reachable` takes the spread at the low end of its 80% interval
+# rounds_needed found no look that decides: said of every such item, with or without an interval
 TOO_CLOSE = "the estimate is too close to its threshold for its spread: no number of rounds is expected to decide it"
 
 
@@ -377,10 +377,10 @@ def sequential(units: Sequence[float], criterion: Criterion, alpha: float, start
     reachable = needed
     middle = criterion.middle()
     if rule.sequential and middle is not None:
-        # the spread as the later looks that could decide it will see it: at their trim (a heavy-tailed
-        # round among the first ten, untrimmed, would otherwise make "the same" look out of reach)
-        # seen at a few rounds, and taken at the low end of its 80% interval: a spread estimated from ten
-        # rounds is off by a quarter either way, and futility must not stop an item on the high quarter
+        # the spread as the later looks that could decide it will see it, at their trim (one heavy-tailed
+        # round among the first ten, untrimmed, would make "the same" look out of reach), and at the low
+        # end of its 80% interval (a spread from ten rounds is off by about a quarter either way, and
+        # futility must not stop an item because its spread happened to come out high)
         late = trimmed_location(units[:available], rule.trim_at(rule.looks[-1]), rule) if paired else raw
         low_sd = math.sqrt(late.df / float(distributions.chi2.ppf(1 - REACH_TAIL, late.df))) if late.df > 0 else 1.0
         inside = rounds_needed(Location(middle, late.se * low_sd, raw.df, raw.n), criterion, alpha, start,
