@@ -3,7 +3,8 @@ claims that earlier rounds say no budget of this size settles.
 
 The scheduler stops feeding an item that cannot be decided in the budget left, or (from 10 rounds on)
 by any look within its cap of rounds (`stats.futile`; non-binding futility: it never changes a verdict,
-so it cannot raise an error rate); this says so before the run starts, from the latest stored session that measured the same claims, judged by today's rule.
+so it cannot raise an error rate); this says so before the run starts, from the latest stored
+session that measured the same claims, judged by today's rule.
 """
 from __future__ import annotations
 
