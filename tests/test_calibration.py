@@ -91,7 +91,7 @@ def test_futility_cuts_the_false_positives_of_a_pair_whose_processes_settle_in_t
     plain = scenario.counts(TRIALS, seed=11, items=1)
     stopped = scenario.counts(TRIALS, seed=11, items=1, futility=True)
     assert scenario.wrong(plain) / TRIALS > 0.025
-    assert scenario.wrong(stopped) <= 0.6 * scenario.wrong(plain)
+    assert scenario.wrong(stopped) <= 0.5 * scenario.wrong(plain)
     assert scenario.wrong(stopped) / TRIALS <= 0.02
 
 
@@ -99,7 +99,7 @@ def test_futility_cuts_the_false_positives_of_a_pair_whose_processes_settle_in_t
 def test_futility_rarely_takes_an_a_a_pair_s_same_verdict(name, kept):
     """An A/A pair whose estimate at 10 rounds is off 1 by chance is called "the same" later; futility
     must not stop it there (`Decision.reachable`: the spread, at its later trim and the low end of its
-    80% interval, still allows "the same" at 1). Without those two, futility kept 71% and 86% of them."""
+    80% interval, still allows "the same" at 1)."""
     scenario = simulate.SCENARIOS[name]
     plain = scenario.counts(2000, seed=12)
     stopped = scenario.counts(2000, seed=12, futility=True)
