@@ -335,10 +335,15 @@ def test_replay_runs_the_scheduler_again_within_the_runs_process_time(tmp_path, 
     rows = [line.split(" | ") for line in out.splitlines() if line[:1].isdigit() and " | " in line]
     assert len(rows) == 3
     for cells in rows:
-        assert float(cells[3]) <= (BUDGET - SETUP) / 60  # never past the process time the run had
-        assert cells[5] == "0"  # the fixture's comparisons ≥ 2× from 1 are cheap: none left open
+        assert float(cells[4]) <= (BUDGET - SETUP) / 60  # never past the process time the run had
+        assert cells[6] == "0"  # the fixture's comparisons ≥ 2× from 1 are cheap: none left open
+        # a-2x, c-3x and f-2x lie ≥ 2 per-round SDs from their bounds (the oracle's test above)
+        far = int(cells[3].split(" of ")[0])
+        assert cells[3].endswith(" of 3") and far >= 2  # a-2x and c-3x, decided in every replay
     decided = {line.split(" | ")[0]: line.split(" | ")[1] for line in out.splitlines() if line.startswith("lab ")}
     assert decided["lab a-2x"] == decided["lab c-3x"] == "3 of 3"  # far from their bounds, cheap: every replay
+    shares = [int(cells[3].split(" of ")[0]) / 3 for cells in rows]
+    assert f"claims ≥ 2 per-round SDs from their bound decided: {statistics.fmean(shares):.0%} of 3 (the run itself: 2)" in out
     again = run_lab(capsys, "replay", str(tmp_path / "o.db"), "--trials", "3", "--seed", "4")[1]
     assert again == out  # seeded
     stricter = run_lab(capsys, "replay", str(tmp_path / "o.db"), "--trials", "3", "--seed", "4", "--rule", "alpha=0.0001")[1]

@@ -107,9 +107,16 @@ class Replay:
     chosen: frozenset[str]  # the oracle's
     trials: list[Trial]
     thin: list[str]  # arms the world has fewer than 3 rounds of
+    far: frozenset[str] = frozenset()  # claims whose truth lies ≥ 2 per-round SDs from their bound (`Oracle.far`)
 
     def mean_decided(self) -> float:
         return statistics.fmean(len(t.decided) for t in self.trials)
+
+    def far_share(self) -> float:
+        """The mean share of the claims ≥ 2 per-round SDs from their bound that a trial decided."""
+        if not self.far:
+            return 0.0
+        return statistics.fmean(len(t.decided & self.far) / len(self.far) for t in self.trials)
 
     def oracle_share(self) -> float:
         """The mean share of the oracle's claims a trial decided."""
@@ -138,7 +145,7 @@ def replay(path: Target, session: int | None, changes: list[str], truths: list[T
     out = [_trial(plan, world, rule, known.available, seed + number) for number in range(trials)]
     thin = [analysis.arms[i].key for i in world.thin()]
     return Replay(stored.id, rule, known.available, claims, frozenset(c for c in claims if known.verdicts[c].decided),
-                  frozenset(known.chosen), out, thin)
+                  frozenset(known.chosen), out, thin, frozenset(known.far()))
 
 
 def _trial(plan: Plan, world: World, rule: Rule, seconds: float, seed: int) -> Trial:
@@ -174,13 +181,17 @@ def render(result: Replay) -> str:
              f"{len(result.trials)} replays of the scheduler within {result.available / 60:.1f} min of process time, "
              "on the session's own rounds drawn at random (docs/method.md, \"Replaying the scheduler\")",
              "",
-             "replay | claims decided | of the oracle's | process minutes | process runs | comparisons ≥ 2× left open"]
+             "replay | claims decided | of the oracle's | of those ≥ 2 SDs from their bound | process minutes | "
+             "process runs | comparisons ≥ 2× left open"]
     for number, trial in enumerate(result.trials, start=1):
         share = len(trial.decided & result.chosen)
+        far = len(trial.decided & result.far)
         lines.append(f"{number} | {len(trial.decided)} of {len(result.claims)} | {share} of {len(result.chosen)} | "
-                     f"{trial.seconds / 60:.1f} | {trial.processes} | {trial.large_open}")
+                     f"{far} of {len(result.far)} | {trial.seconds / 60:.1f} | {trial.processes} | {trial.large_open}")
     lines += ["", f"mean: {result.mean_decided():.1f} claims decided, {result.oracle_share():.0%} of the oracle's "
-                  f"{len(result.chosen)}; the run itself decided {len(result.run)}"]
+                  f"{len(result.chosen)}; the run itself decided {len(result.run)}",
+              f"claims ≥ 2 per-round SDs from their bound decided: {result.far_share():.0%} of {len(result.far)} "
+              f"(the run itself: {len(result.run & result.far)})"]
     counts = {c: sum(c in t.decided for t in result.trials) for c in result.claims}
     lines += ["", "claim | replays that decided it | the run"]
     lines += [f"{c} | {counts[c]} of {len(result.trials)} | {'decided' if c in result.run else 'open'}"
