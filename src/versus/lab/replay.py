@@ -181,7 +181,7 @@ def render(result: Replay) -> str:
              f"{len(result.trials)} replays of the scheduler within {result.available / 60:.1f} min of process time, "
              "on the session's own rounds drawn at random (docs/method.md, \"Replaying the scheduler\")",
              "",
-             "replay | claims decided | of the oracle's | of those ≥ 2 SDs from their bound | process minutes | "
+             "replay | claims decided | of the oracle's | of those ≥ 2 SDs from their bound, decided | process minutes | "
              "process runs | comparisons ≥ 2× left open"]
     for number, trial in enumerate(result.trials, start=1):
         share = len(trial.decided & result.chosen)
