@@ -94,6 +94,27 @@ def test_calibrates(binary: Path) -> None:
     assert any(line.startswith(f"calibrated cond_emulated: inner={inner} ") for line in out.log)
 
 
+def test_pinned_to_one_cpu_a_handoff_costs_the_same_in_short_and_long_samples(binary: Path) -> None:
+    """Regression: left to the scheduler, the consumer thread shared its producer's CPU for its first tens
+    of milliseconds and then moved to the other, where each handoff waited for that CPU to be woken:
+    here 3.5 µs a handoff in samples of 2,000 and 28 µs in samples of 14,000, so the calibrated inner
+    (chosen per arm, once a session) decided `mutex-cond-lock-slower` (0.82× in make run #18, 1.3–2.2×
+    in others). With `cpus = 1`, as the experiment runs, a sample's length no longer matters."""
+    from statistics import median
+
+    from versus.executor import Pinned, SubprocessExecutor
+
+    assert tomllib.loads((EXPERIMENT / "experiment.toml").read_text())["method"]["cpus"] == 1
+    per_handoff = {}
+    for inner in (2000, 16000):
+        env = {"VERSUS_PROTOCOL": "1", "VERSUS_CASE": "lock_sem", "VERSUS_INNER": str(inner), "VERSUS_WARMUP": "1",
+               "VERSUS_SAMPLES": "3"}
+        done = Pinned(SubprocessExecutor(), 1).execute([str(binary)], env, 60)
+        assert done.exit_code == 0, done.stderr
+        per_handoff[inner] = median(s.ns / s.inner for s in parse(done.stdout, "lock_sem").samples if not s.warmup)
+    assert 2 / 3 < per_handoff[16000] / per_handoff[2000] < 3 / 2, per_handoff
+
+
 def test_a_lost_or_repeated_item_fails_the_run(tmp_path: Path) -> None:
     """The check can fail: built with CONDVAR_FAULT the consumer counts one item twice, and every case
     must then fail (exit 1, no `end`) instead of reporting a sample."""

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from versus.cli import main
-from versus.executor import LOG_BYTES, SubprocessExecutor
+from versus.executor import LOG_BYTES, Pinned, SubprocessExecutor, pinned_cpus
 
 
 def _alive(marker: str) -> list[str]:
@@ -297,3 +297,55 @@ def test_a_signal_another_thread_received_stops_the_wait_promptly():
         signal.signal(signal.SIGUSR1, previous)
         thread.join(5)
     assert time.monotonic() - started < 3
+
+
+AFFINITY = "import os; print(sorted(os.sched_getaffinity(0)))"
+
+
+def test_a_pinned_process_runs_on_the_last_cpus_this_process_may_use():
+    """`[method] cpus = N`: the process (and every thread it starts) may run on exactly those CPUs."""
+    allowed = sorted(os.sched_getaffinity(0))
+    done = Pinned(SubprocessExecutor(), 1).execute([sys.executable, "-c", AFFINITY], {"PATH": "/usr/bin:/bin"}, 30)
+    assert done.exit_code == 0, done.stderr
+    assert done.stdout.strip() == str(allowed[-1:])
+    assert pinned_cpus(len(allowed)) == allowed and pinned_cpus(0) is None
+
+
+def test_more_cpus_than_the_host_gives_fail_the_process_run_saying_how_to_fix_it():
+    too_many = len(os.sched_getaffinity(0)) + 1
+    done = Pinned(SubprocessExecutor(), too_many).execute([sys.executable, "-c", AFFINITY], {}, 30)
+    assert done.exit_code == 2 and done.stdout == ""
+    assert f"cpus = {too_many}" in done.stderr and "lower [method] cpus (or --cpus)" in done.stderr
+    with pytest.raises(OSError, match="lower"):
+        Pinned(SubprocessExecutor(), too_many).spawn([sys.executable, "-c", AFFINITY], {})
+
+
+def test_run_process_pins_only_where_the_method_names_cpus():
+    """Through the drivers: a method with cpus runs its program under taskset; one without, as it is."""
+    from conftest import FIXTURES
+    from versus.drivers import driver_for, run_process
+    from versus.executor import Completed
+    from versus.experiment import load
+    from versus.plan import make_plan
+
+    seen: list[list[str]] = []
+
+    class Recording:
+        def execute(self, argv, env, timeout, cwd=None):  # noqa: ANN001, ANN201
+            seen.append(argv)
+            case = env["VERSUS_CASE"]
+            return Completed(0, "\n".join([
+                '@versus {"v":1,"type":"hello","runtime":"fake","version":"0","clock":"none"}',
+                f'@versus {{"type":"sample","case":"{case}","ns":1000,"inner":10,"warmup":false}}',
+                f'@versus {{"type":"check","case":"{case}","value":"10"}}', '@versus {"type":"end"}']), "", 1000)
+
+        def spawn(self, argv, env, cwd=None):  # noqa: ANN001, ANN201
+            raise AssertionError("no server here")
+
+    plan = make_plan([load(FIXTURES / "claims")], None, None, False, {"warmup": 0, "samples": 1, "inner": 10})
+    arm, method = plan.arms[0], plan.methods["claims"]
+    for cpus in (0, 1):
+        run = run_process(driver_for("protocol"), arm, method.model_copy(update={"cpus": cpus}), 10, Recording())
+        assert run.status == "ok", run.reason
+    assert "taskset" not in seen[0][0] and seen[1][0].endswith("taskset")
+    assert seen[1][1:3] == ["--cpu-list", str(sorted(os.sched_getaffinity(0))[-1])] and seen[1][3:] == seen[0]

@@ -69,6 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--samples", type=int, help="measured samples per process run")
     run.add_argument("--inner", type=int, help="iterations per sample (0: calibrate)")
     run.add_argument("--timeout", type=float, help="seconds before a process run is killed")
+    run.add_argument("--cpus", type=int, help="CPUs each process run may use (0: all the host gives)")
     run.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                      help="override a parameter; NAME=V1,V2 sweeps it")
     run.add_argument("--quick", action="store_true", help="each experiment's [quick] method, on the arms its claims compare")
@@ -320,7 +321,7 @@ def _options(args: argparse.Namespace) -> Any:
         if again is not None:
             raise UsageError(f"--param {item!r} names {again!r} more than once", "each value makes one arm: name it once")
         params[name.lower()] = values if "," in value else value
-    method = {k: getattr(args, k) for k in ("processes", "warmup", "samples", "inner", "timeout")
+    method = {k: getattr(args, k) for k in ("processes", "warmup", "samples", "inner", "timeout", "cpus")
               if getattr(args, k) is not None}
     try:
         Method.model_validate({**Method().model_dump(), **method})

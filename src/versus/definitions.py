@@ -43,6 +43,9 @@ class Method(_Strict):
     value: Annotated[Literal["median", "min"], Field(description="a process run's value: the median of its measured "
                                                                  "samples, or their minimum (docs/method.md, "
                                                                  "'Estimates of an arm')")] = "median"
+    cpus: Annotated[int, Field(ge=0, le=4096, description="CPUs each process run (and its server) may use: 0, all "
+                                                          "the host gives; N, the last N of them, the same every run "
+                                                          "(docs/method.md, 'Where threads run')")] = 0
 
 
 class Quick(Method):

@@ -19,6 +19,7 @@ import contextlib
 import ctypes
 import os
 import select
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -401,6 +402,45 @@ class SubprocessExecutor:
     def _live(self) -> set[int]:
         self._background = [b for b in self._background if b.poll() is None]
         return {b.pid for b in self._background}
+
+
+def pinned_cpus(count: int) -> list[int] | None:
+    """The CPUs of a process run pinned to `count` of them: the last `count` of those this process may
+    use (os.sched_getaffinity), the same every run, and within its own where the harness itself was
+    pinned (a fleet worker on one core); None where it may use fewer."""
+    allowed = sorted(os.sched_getaffinity(0))
+    return allowed[-count:] if 0 < count <= len(allowed) else None
+
+
+class Pinned:
+    """An executor whose processes (and servers) run on `[method] cpus` CPUs, through util-linux's
+    taskset: threads that hand work to each other run where the method says, not where the scheduler
+    happened to put them that minute (docs/method.md, 'Where threads run')."""
+
+    def __init__(self, executor: Executor, count: int) -> None:
+        self.executor, self.count = executor, count
+
+    def _argv(self, argv: list[str]) -> list[str] | str:
+        cpus = pinned_cpus(self.count)
+        if cpus is None:
+            return (f"the method asks for cpus = {self.count} and this host lets versus use "
+                    f"{len(os.sched_getaffinity(0))}: lower [method] cpus (or --cpus), or run it on a host with more")
+        taskset = shutil.which("taskset")
+        if taskset is None:
+            return "[method] cpus needs taskset, which is not installed: apt-get install util-linux"
+        return [taskset, "--cpu-list", ",".join(str(c) for c in cpus), *argv]
+
+    def execute(self, argv: list[str], env: dict[str, str], timeout: float, cwd: Path | None = None) -> Completed:
+        pinned = self._argv(argv)
+        if isinstance(pinned, str):  # a failed process run that says why; the other arms go on
+            return Completed(2, "", f"versus: {pinned}", 0)
+        return self.executor.execute(pinned, env, timeout, cwd)
+
+    def spawn(self, argv: list[str], env: dict[str, str], cwd: Path | None = None) -> Spawned:
+        pinned = self._argv(argv)
+        if isinstance(pinned, str):
+            raise OSError(pinned)  # the server driver reports it as a server that could not start
+        return self.executor.spawn(pinned, env, cwd)
 
 
 def log_tail(completed: Completed, lines: int = LOG_TAIL_LINES) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..definitions import Arm, Method
 from ..errors import ExperimentError
-from ..executor import Executor
+from ..executor import Executor, Pinned
 from .base import FAILED, OK, Driver, ProcessRun
 from .command import CommandDriver
 from .jmh import JmhDriver
@@ -22,7 +22,10 @@ def driver_for(name: str) -> Driver:
 
 
 def run_process(driver: Driver, arm: Arm, method: Method, inner: int, executor: Executor) -> ProcessRun:
-    """One process run of `arm`, with the case's server around it unless the driver starts its own."""
+    """One process run of `arm`, with the case's server around it unless the driver starts its own, on
+    the method's CPUs where it names a number of them."""
+    if method.cpus:
+        executor = Pinned(executor, method.cpus)
     if arm.case.server and not driver.runs_own_server:
         return with_server(driver, arm, method, inner, executor)
     return driver.run(arm, method, inner, executor)
