@@ -145,3 +145,7 @@ def test_runs_under_the_harness(db: Path, capsys: pytest.CaptureFixture[str]) ->
     assert set(claims) == {"mutex-cond-lock-slower", "mutex-cond-lock-slower-clang", "emulated-condvar-faster",
                            "emulated-condvar-faster-clang"}
     assert "not measured" not in claims.values()
+    # every process ran on one CPU, as the method says, and the report says so
+    assert {arm["method"]["cpus"] for arm in arms.values()} == {1}
+    assert main(["report", "1", "--db", str(db)]) == 0
+    assert "condvar: 8 arms, 16 process runs; each process run on 1 CPU" in capsys.readouterr().out

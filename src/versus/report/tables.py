@@ -315,6 +315,14 @@ def failed_table(analysis: Analysis) -> Table | None:
     return table if table.rows else None
 
 
+def _placement(arms: list[ArmResult]) -> str:
+    """Where the method pinned its process runs (`[method] cpus`): part of what the experiment measured."""
+    cpus = sorted({n if isinstance(n := a.method.stored.get("cpus", 0), int) else 0 for a in arms})
+    if cpus == [0]:
+        return ""
+    return "; each process run on " + " or ".join(f"{n} CPU{'s' if n != 1 else ''}" if n else "every CPU" for n in cpus)
+
+
 def experiment_summaries(analysis: Analysis) -> list[str]:
     lines = []
     for experiment in dict.fromkeys(a.id.experiment for a in analysis.arms):
@@ -327,7 +335,7 @@ def experiment_summaries(analysis: Analysis) -> list[str]:
         runs = sum(len(a.processes) for a in arms)
         verdicts = ", ".join(f"{v} {k}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
         lines.append(f"{experiment}: {len(arms)} arms, {runs} process runs" + (f" ({failed} failed)" if failed else "")
-                     + (f"; {len(comparisons)} comparisons: {verdicts}" if comparisons else ""))
+                     + _placement(arms) + (f"; {len(comparisons)} comparisons: {verdicts}" if comparisons else ""))
     return lines
 
 
