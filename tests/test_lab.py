@@ -815,6 +815,26 @@ def test_across_says_when_the_runs_were_judged_by_different_rules(tmp_path, caps
     assert code == 0 and "judged by different rules" in out
 
 
+def test_across_pools_and_counts_runs_apart_where_an_experiment_s_method_changed(tmp_path, capsys):
+    """Regression: condvar's runs on the scheduler's placement and on one CPU (`cpus = 1`) were pooled
+    as one claim, so a flip or a miss could come from setting two measurements against each other."""
+    paths = three_runs(tmp_path)
+    doc = json.loads(Path(paths[2]).read_text())
+    for arm in doc["arms"]:
+        arm["method"] = {**arm["method"], "cpus": 1}
+    pinned = write(tmp_path / "pinned.json", doc)
+    code, out, _ = run_lab(capsys, "across", paths[0], paths[1], pinned)
+    assert code == 0
+    lines = out.splitlines()
+    assert "FLIP x k2 [method 1]: holds, does not hold, -" in lines  # runs 1 and 2 still disagree
+    assert "x k2 [method 2]: -, -, holds" in lines
+    assert ("x: the runs measured it by different methods (cpus 0 in runs 1–2; 1 in run 3); each method's runs are "
+            "pooled and their claims counted apart, as [method 1], [method 2] …") in lines
+    # a method stored before `cpus` existed is today's default: no difference among runs 1 and 2
+    code, out, _ = run_lab(capsys, "across", *paths)
+    assert code == 0 and "different methods" not in out and "[method" not in out
+
+
 def test_values_under_the_noise_model_sets_the_median_against_the_fastest_sample(capsys):
     code, out, _ = run_lab(capsys, "values", "--model", "--trials", "40")
     assert code == 0

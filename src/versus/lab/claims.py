@@ -13,13 +13,15 @@ trimmed mean at the first run's rule.
 """
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .. import judge, stats, units
+from ..definitions import Method
 from ..errors import UsageError
 from ..record import StoredMethod, StoredPlan
 from ..rule import Rule
@@ -168,6 +170,7 @@ class Across:
     verdicts: dict[tuple[str, str], list[str]]  # claim → its verdict in each run ("-": not in that run)
     deciding: list[tuple[Deciding, float | None]]  # each deciding interval, with its pair's pooled estimate
     rules_differ: bool = False  # the runs were judged by different rules (the pooled estimate takes run 1's)
+    methods: dict[str, str] = field(default_factory=dict)  # experiment → how its method differs between runs
 
     @property
     def flips(self) -> list[tuple[str, str]]:
@@ -195,8 +198,56 @@ def _inside(low: float, high: float, value: float) -> bool:
     return low - slack <= value <= high + slack
 
 
+def _experiment(arm: Mapping[str, Any]) -> str:
+    return str(arm.get("experiment") or str(arm["key"]).split("/", 1)[0])  # keys are experiment/case/runtime
+
+
+def _method_of(doc: Mapping[str, Any], experiment: str) -> str:
+    """An experiment's method in a report, as its arms stored it with today's defaults for keys an older
+    version did not store: the same text for the same measurement."""
+    found = {json.dumps({**Method().model_dump(), **(arm.get("method") or {})}, sort_keys=True)
+             for arm in doc["arms"] if _experiment(arm) == experiment}
+    return "\n".join(sorted(found))
+
+
+def _how_methods_differ(texts: list[str]) -> str:
+    """`key: a in runs 1–8, b in run 9` for each method key whose value differs between the runs."""
+    methods = [[json.loads(line) for line in text.split("\n") if line] for text in texts]
+    keys = sorted({k for ms in methods for m in ms for k in m})
+    parts = []
+    for key in keys:
+        values = [", ".join(sorted({json.dumps(m.get(key)) for m in ms})) for ms in methods]
+        if len(set(values)) > 1:
+            runs: dict[str, list[int]] = {}
+            for run, value in enumerate(values, 1):
+                runs.setdefault(value, []).append(run)
+            parts.append(f"{key} " + "; ".join(f"{value} in run{'s' if len(r) > 1 else ''} {_runs(r)}"
+                                                  for value, r in runs.items()))
+    return ", ".join(parts)
+
+
+def _runs(numbers: list[int]) -> str:
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][-1] + 1:
+            spans[-1].append(n)
+        else:
+            spans.append([n])
+    return ", ".join(f"{s[0]}–{s[-1]}" if len(s) > 1 else str(s[0]) for s in spans)
+
+
 def across(paths: list[Path]) -> Across:
+    """Several reports set side by side. An experiment whose method differs between them (a report
+    before `cpus` existed and one after) measured two things: each method's runs are pooled, and
+    their claims counted, apart (the claim's id gets ` [method N]`)."""
     docs = [read_report(path) for path in paths]
+    try:
+        experiments = sorted({_experiment(arm) for doc in docs for arm in doc["arms"]})
+        texts = {e: [_method_of(doc, e) for doc in docs] for e in experiments}
+    except (KeyError, TypeError, AttributeError) as error:
+        raise _malformed(paths[0], error) from None
+    versions = {e: list(dict.fromkeys(t for t in ts if t)) for e, ts in texts.items()}
+    methods = {e: _how_methods_differ(ts) for e, ts in texts.items() if len(versions[e]) > 1}
     verdicts: dict[tuple[str, str], list[str]] = {}
     units_of: dict[tuple[str, str], list[float]] = {}
     scale_of: dict[tuple[str, str], str] = {}
@@ -212,6 +263,8 @@ def across(paths: list[Path]) -> Across:
             plan = StoredPlan.of((doc.get("session") or {}).get("plan"))
             for claim in doc["claims"]:
                 key = (str(claim["experiment"]), str(claim["id"]))
+                if key[0] in methods:
+                    key = (key[0], f"{key[1]} [method {versions[key[0]].index(texts[key[0]][index - 1]) + 1}]")
                 verdicts.setdefault(key, ["-"] * (index - 1)).append(str(claim["verdict"]))
                 metric = claim.get("metric") or ""
                 for instance in claim.get("instances") or []:
@@ -238,7 +291,7 @@ def across(paths: list[Path]) -> Across:
             continue
         center = stats.trimmed_location(pooled_units, rule=rule).center
         pooled[pair] = math.exp(center) if scale_of[pair] == "log" else center
-    return Across(len(docs), verdicts, [(d, pooled.get(pair)) for d, pair in deciding], differ)
+    return Across(len(docs), verdicts, [(d, pooled.get(pair)) for d, pair in deciding], differ, methods)
 
 
 def render_across(result: Across) -> str:
@@ -251,6 +304,9 @@ def render_across(result: Across) -> str:
     some, every, none = (len(result.decided(how)) for how in ("some", "all", "none"))
     lines.append(f"{len(result.verdicts)} claims over {result.runs} runs: decided in at least one {some}, in all {every}, "
                  f"in none {none}; holds in one run and does not hold in another: {len(flips)}")
+    for experiment, how in result.methods.items():
+        lines.append(f"{experiment}: the runs measured it by different methods ({how}); each method's runs are "
+                     "pooled and their claims counted apart, as [method 1], [method 2] …")
     contained = result.contained
     if result.rules_differ:
         lines.append("the runs were judged by different rules: each pair's pooled estimate is the trimmed mean at run 1's")
