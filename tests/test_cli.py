@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sqlite3
 
 import pytest
 
@@ -19,6 +21,16 @@ def test_unknown_experiment_is_a_usage_error(db, capsys):
 def test_bad_runtime_spec_says_how_to_write_one(db, capsys):
     assert main(["run", str(FIXTURES / "fake"), "--runtimes", "cpython@@3", "--db", str(db)]) == 2
     assert "family@version" in capsys.readouterr().err
+
+
+def test_more_cpus_than_the_host_gives_is_a_usage_error_before_anything_runs(db, capsys):
+    usable = len(os.sched_getaffinity(0))
+    assert main(["run", str(FIXTURES / "claims"), "--cpus", str(usable + 1), "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert f"runs each process on cpus = {usable + 1}, and this host lets versus use {usable}" in err
+    assert f"hint: pass --cpus {usable} (or fewer)" in err and "Traceback" not in err
+    with sqlite3.connect(db) as connection:  # no session was started
+        assert connection.execute("select count(*) from sessions").fetchone() == (0,)
 
 
 def test_nothing_stored_is_a_clear_error(db, capsys):

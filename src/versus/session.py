@@ -9,6 +9,7 @@ hash of each experiment's files and of each runtime, and --more refuses where th
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import time
 import tomllib
@@ -16,7 +17,7 @@ import tomllib
 from . import judge
 from .content import experiment_hash
 from .errors import StoreError, UsageError, VersusError
-from .executor import Executor
+from .executor import Executor, pinned_cpus
 from .experiment import Experiment
 from .fleet.coordinator import coordinate
 from .host import host_metadata, host_name
@@ -49,6 +50,11 @@ def start(store: Store, options: Options, seed: int, executor: Executor, progres
         raise UsageError(f"--seed {seed} is out of range", f"give a seed from 0 to {MAX_SEED}")
     started = time.monotonic()
     plan = plan_of(options)
+    for name, method in plan.methods.items():
+        if method.cpus and pinned_cpus(method.cpus) is None:
+            usable = len(os.sched_getaffinity(0))
+            raise UsageError(f"experiment {name} runs each process on cpus = {method.cpus}, and this host lets "
+                             f"versus use {usable}", f"pass --cpus {usable} (or fewer), or run it on a host with more")
     for note in plan.notes:
         print(f"versus: note: {note}", file=sys.stderr)
     store.acquire()
