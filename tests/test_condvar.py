@@ -95,11 +95,12 @@ def test_calibrates(binary: Path) -> None:
 
 
 def test_pinned_to_one_cpu_a_handoff_costs_the_same_in_short_and_long_samples(binary: Path) -> None:
-    """Regression: left to the scheduler, the consumer thread shared its producer's CPU for its first tens
-    of milliseconds and then moved to the other, where each handoff waited for that CPU to be woken:
-    here 3.5 µs a handoff in samples of 2,000 and 28 µs in samples of 14,000, so the calibrated inner
-    (chosen per arm, once a session) decided `mutex-cond-lock-slower` (0.82× in make run #18, 1.3–2.2×
-    in others). With `cpus = 1`, as the experiment runs, a sample's length no longer matters."""
+    """Regression: left to the scheduler, the consumer thread shared its producer's CPU at first and was
+    then moved to the other, where each handoff waited for that CPU to be woken: the sem_t lock took
+    13 µs a handoff in samples of 2,000 and 32 µs in samples of 32,000 (README.md, "Where the threads
+    run"), so the calibrated inner (chosen per arm, once a session) decided `mutex-cond-lock-slower`
+    (0.82× in make run #18, 1.3–2.2× in others). With `cpus = 1`, as the experiment runs, a sample's
+    length no longer matters."""
     from statistics import median
 
     from versus.executor import Pinned, SubprocessExecutor
