@@ -1,6 +1,7 @@
 """Scheduling and the runner, with fake executors so the tests are exact."""
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from pathlib import Path
@@ -412,6 +413,25 @@ def test_of_two_decisions_as_dear_the_one_whose_estimate_sits_nearer_its_bound_w
     decisions[_pair(scheduler, "four-times", "1")] = Decision(
         Verdict.INCONCLUSIVE, Interval(3.9, 3.6, 4.2), 0.99, 3, True, rounds_needed=8)
     assert _chosen(scheduler, decisions) == _pair(scheduler, "four-times", "1")
+
+
+def test_a_claim_two_per_round_spreads_from_its_bound_goes_before_a_cheaper_one_near_it(tmp_path, db):
+    """Issue 29: every claim whose truth lies ≥ 2 per-round SDs from its bound is decided in every run.
+    Ranked by cost ÷ chance alone, rpc's `http-10x` (14× against ≥ 10×, 58 of its per-round SDs from
+    the bound, 26 s a process) waited for cheaper claims near their bounds, and make runs #20, #22 and
+    #23 ended one or two rounds short of its verdict: such a claim goes first, however dear."""
+    scheduler = _swept_claims(tmp_path, db)
+    decisions = {i: Decision(Verdict.HOLDS, None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    far = _pair(scheduler, "four-times", "2")  # 3×–5×, at 3.9 with a per-round spread of 2%: 5 rounds × 20 s
+    decisions[far] = Decision(Verdict.INCONCLUSIVE, Interval(3.9, 1.3, 11.7), 0.99, 3, True, rounds_needed=8,
+                              spread=0.02)
+    near = _pair(scheduler, "ten-times", "1")  # ≥ 10×, at 12 with a spread of 0.5: 5 rounds × 2 s
+    decisions[near] = dataclasses.replace(_open(12.0), spread=0.5)
+    scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
+    assert _chosen(scheduler, decisions) == far
+    # 1.2 of its spreads from its nearer bound, the dear claim waits for the cheap one again
+    decisions[far] = dataclasses.replace(decisions[far], spread=0.2)
+    assert _chosen(scheduler, decisions) == near
 
 
 def test_a_comparison_two_times_from_one_ranks_with_the_claims_and_a_small_one_after_them(tmp_path, db):

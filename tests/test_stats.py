@@ -278,6 +278,16 @@ def test_an_undecided_item_says_what_it_would_take():
     assert on_the_bound.rounds_needed is None
 
 
+def test_an_undecided_item_carries_its_rounds_own_spread_not_the_floor():
+    """The scheduler ranks a claim by how many per-round spreads it lies from its bound (issue 29's
+    measure), which the floored interval below 10 rounds cannot tell: 14× against ≥ 10× with a spread
+    of 0.6% is 58 spreads away, though its interval at 3 rounds still straddles 10."""
+    units = [math.log(14.2) + d for d in (0.0, 0.006, -0.006)]
+    decision = _decide(units, _bounds(10.0, None))
+    assert decision.verdict == "inconclusive" and decision.interval is not None and decision.interval.low < 10
+    assert decision.spread == pytest.approx(0.006)
+
+
 def test_rounds_that_disagree_around_the_threshold_do_not_ask_for_more_rounds():
     """make run #5 printed "needs more rounds" for http-10x-today (8.9× against ≥ 9×), which no
     number of rounds is expected to settle; where more rounds would decide, it still says so. (A first

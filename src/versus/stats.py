@@ -285,6 +285,8 @@ class Decision:
     # undecided: the first look at which a verdict is within reach: rounds_needed, or where the spread
     # allows a verdict between two edges ("the same", a range) at their middle, that look (`futile`)
     reachable: int | None = None
+    # undecided, paired: the per-round spread of its rounds (log scale), before the rule's floor
+    spread: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "verdict", Verdict(self.verdict))  # a word ("holds") becomes its Verdict
@@ -392,7 +394,7 @@ def sequential(units: Sequence[float], criterion: Criterion, alpha: float, start
         floor = 0.0  # the rounds' own spread is wider than the floor: the floor is not why it is wide
     note = _unusable(latest.interval, scale, needed is not None or not rule.sequential, floor=floor)
     return Decision(Verdict.INCONCLUSIVE, latest.interval, latest.level, latest.n, paired, note, needed, mde,
-                    sides=latest.sides, reachable=reachable)
+                    sides=latest.sides, reachable=reachable, spread=raw.unit_sd if paired else None)
 
 
 def _exact(values: Sequence[float]) -> bool:
