@@ -8,7 +8,8 @@ within a time budget for the arms that an undecided comparison or claim still ne
   round), a size fixed before any data is seen.
 - With a budget every group first runs one round, which tells each arm's cost; the rounds up to each
   item's first look and past it are then sequential rounds, each the two arms of one open item:
-  comparisons ≥ 2× from 1 first, then claims, then the other comparisons, items stuck on their
+  comparisons ≥ 2× from 1 first, then claims (those ≥ `SURE` per-round spreads from their bound
+  before the others), then the other comparisons, items stuck on their
   threshold last (from 10 rounds on, an item that no look within its cap is expected to decide gets
   no more: `stats.futile`), the cheapest decision first within each (after the comparisons ≥ 2×, its cost ÷ the
   chance that its estimate lies on the deciding side of its bound); they stop when everything is decided or
@@ -204,7 +205,7 @@ class Scheduler:
         """The open item to run next, its two arms, and how many rounds to run before looking again
         (up to the next look). In order: comparisons ≥ 2× from 1 (every one of them must be decided,
         and they are cheap: ranked with the claims by cost, one of 22 was left open in a make run), then
-        claims, then the other comparisons, then items whose estimate sits on their
+        claims (far from their bounds first: `_claim_ranks`), then the other comparisons, then items whose estimate sits on their
         threshold; within a rank, the cheapest decision first.
 
         A sequential round runs only the chosen item's arms, not its whole group: a group may hold
