@@ -248,7 +248,9 @@ def test_postgresql_restarted_and_the_coordinator_killed_mid_session_lose_nothin
 def test_two_coordinators_share_a_database_and_its_workers(pg_server, pg_url, tmp_path):
     first, second = tmp_path / "first.log", tmp_path / "second.log"
     with workers(pg_server, _dbname(pg_url), ["host-a", "host-b"], tmp_path):
-        one = _coordinator(pg_url, "--processes", "8", "--seed", "1", *LONG, log=first)
+        # the longer session's processes take seconds: with LONG's tenths, its 16 runs were once all done
+        # (the session complete, its coordinator writing its report) before `--resume` had started
+        one = _coordinator(pg_url, "--processes", "8", "--seed", "1", "--inner", "3000000", log=first)
         two = _coordinator(pg_url, "--processes", "5", "--seed", "2", *LONG, log=second)
         _wait_for(pg_url, "SELECT DISTINCT a.session_id FROM process_runs p JOIN arms a ON a.id = p.arm_id",
                   lambda rows: len(rows) == 2, what="runs of both sessions")
