@@ -258,14 +258,17 @@ def render(result: Oracle) -> str:
     without = sorted({p.claim for p in result.pairs if p.note})
     if without:
         lines.append(f"{len(without)} claims have a pair with too few rounds here for a truth: the oracle cannot weigh "
-                     "them (give other runs' databases with --truth)")
+                     f"them (give other runs' databases with --truth): {', '.join(without)}")
     missed = [c for c in result.chosen if c not in decided]
     lines.append(f"the run decided {len(decided)} of them: {share} (target ≥ {TARGET_SHARE:.0%})"
                  + (f"; not: {', '.join(missed)}" if missed else ""))
     far = result.far()
     left = [c for c in far if not result.verdicts[c].decided]
+    unweighed = [c for c in without if not result.verdicts[c].decided]
     lines.append(f"claims whose truth lies ≥ {FAR:g} per-round SDs from their bound: {len(far)}; the run decided "
-                 f"{len(far) - len(left)} of them (target: all)" + (f"; not: {', '.join(left)}" if left else ""))
+                 f"{len(far) - len(left)} of them (target: all)" + (f"; not: {', '.join(left)}" if left else "")
+                 # an open claim the run starved below a truth is not in the set: say so beside the count it flatters
+                 + (f"; open and not weighed (too few rounds for a truth): {', '.join(unweighed)}" if unweighed else ""))
     beyond = [c for c, v in result.verdicts.items() if v.decided and c not in chosen]
     if beyond:
         lines.append(f"decided by the run beyond the oracle's set: {', '.join(beyond)}")
