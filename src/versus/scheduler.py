@@ -360,6 +360,13 @@ class Scheduler:
         return 1
 
 
+def _to_bound(item: Item, value: float) -> float | None:
+    """The log distance from `value` (> 0) to the item's nearest bound (a comparison's: 1×); None for a
+    claim without a positive bound."""
+    bounds = [1.0] if item.claim is None else [b for b in (item.claim.min, item.claim.max) if b is not None and b > 0]
+    return min(abs(math.log(value) - math.log(bound)) for bound in bounds) if bounds else None
+
+
 def _distance(item: Item, decision: stats.Decision) -> float:
     """How many per-round spreads of its rounds so far (before the rule's floor) a claim pair's
     estimate lies from its nearest bound: the measure of issue 29's "every claim ≥ 2 per-round SDs
@@ -367,10 +374,8 @@ def _distance(item: Item, decision: stats.Decision) -> float:
     shown = decision.interval
     if item.claim is None or shown is None or shown.value <= 0 or not decision.spread:
         return 0.0
-    bounds = [b for b in (item.claim.min, item.claim.max) if b is not None and b > 0]
-    if not bounds:
-        return 0.0
-    return min(abs(math.log(shown.value) - math.log(bound)) for bound in bounds) / decision.spread
+    distance = _to_bound(item, shown.value)
+    return 0.0 if distance is None else distance / decision.spread
 
 
 def _open(decision: stats.Decision) -> bool:
@@ -398,8 +403,8 @@ def _chance(item: Item, decision: stats.Decision) -> float:
     shown = decision.interval
     if shown is None or min(shown.value, shown.low, shown.high) <= 0 or shown.high <= shown.low:
         return 0.5
-    bounds = [1.0] if item.claim is None else [b for b in (item.claim.min, item.claim.max) if b is not None and b > 0]
-    if not bounds:
+    distance = _to_bound(item, shown.value)
+    if distance is None:
         return 1.0
     normal = NormalDist()
     low_side, high_side = decision.sides or ((1 + decision.level) / 2,) * 2
@@ -407,5 +412,4 @@ def _chance(item: Item, decision: stats.Decision) -> float:
     if width <= 0:
         return 0.5
     spread = (math.log(shown.high) - math.log(shown.low)) / width
-    distance = min(abs(math.log(shown.value) - math.log(bound)) for bound in bounds)
     return max(LEAST_CHANCE, normal.cdf(distance / spread))
