@@ -242,7 +242,7 @@ def test_a_pair_this_run_barely_looked_at_takes_its_truth_from_other_runs(tmp_pa
     assert code == 0 and "2 rounds analysed: too few for a truth" in alone
     assert "1 claims have a pair with too few rounds here for a truth" in alone and "--truth): lab f-2x" in alone
     # the far claims' count would read as met without it: make run #25 read "40 of 40" with rpc's
-    # `http-10x` open after 2 rounds, 58 of its per-round SDs from its bound by the other runs' rounds
+    # `http-10x` open after 2 rounds, 8.5 of its per-round SDs from its bound by the other runs' rounds
     assert "open and not weighed (too few rounds for a truth): lab f-2x" in alone
     code, out, _ = run_lab(capsys, "oracle", str(tmp_path / "short.db"), "--truth", str(tmp_path / "full.db"))
     row = next(line.split(" | ") for line in out.splitlines() if line.startswith("lab f-2x | "))
