@@ -77,6 +77,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="other runs' databases: their rounds of the same arms join the world (repeatable)")
     replay.add_argument("--trials", type=int, default=5, metavar="N", help="replays, each with its own seed (default 5)")
     replay.add_argument("--seed", type=int, default=1, metavar="N", help="the first replay's seed (default 1)")
+    replay.add_argument("--minutes", type=float, metavar="M", help="process time for each replay (default: the run's "
+                        "own, its budget less its set-up)")
     rule_option(replay, "the session's own rule")
 
     claims = commands.add_parser("claims", help="a report's claims as the Markdown tables of docs/results.md")
@@ -167,9 +169,11 @@ def _analysis(args: argparse.Namespace) -> str:
     if args.lab == "replay":
         if args.trials < 1:
             raise UsageError(f"--trials {args.trials} must be at least 1", "e.g. --trials 5")
+        if args.minutes is not None and not args.minutes > 0:
+            raise UsageError(f"--minutes {args.minutes:g} must be more than 0", "e.g. --minutes 30")
         from .replay import render as render_replay
         from .replay import replay
-        return render_replay(replay(args.db, args.session, args.rule, args.truth, args.trials, args.seed))
+        return render_replay(replay(args.db, args.session, args.rule, args.truth, args.trials, args.seed, args.minutes))
     if args.lab == "claims":
         from .claims import claims
         return claims(args.report, args.experiments, args.counts)

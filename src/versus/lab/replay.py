@@ -6,7 +6,8 @@ each replayed round of a batch draws one stored round at random and gives every 
 facts from that round (its time, metrics and wall time), so the arms of a pair stay paired as they ran;
 an arm that did not run in the drawn round takes one of its own rounds. Only the rounds the rule judges
 are drawn (those at each arm's latest warmup). The clock is the drawn processes' wall time, and the
-budget the process time the run really had (`versus lab oracle`'s: its budget less its set-up).
+budget the process time the run really had (`versus lab oracle`'s: its budget less its set-up), or
+`--minutes`: what another budget would have bought on the same world.
 
 It answers "how many claims would this scheduler decide with these arms' noise and costs", as a
 bootstrap: a world of a few stored rounds per arm has less variety than the machine, so compare two
@@ -101,7 +102,7 @@ class Trial:
 class Replay:
     session: int
     rule: Rule
-    available: float  # the process time the run had
+    available: float  # the process time each replay had: the run's, or `--minutes`
     claims: list[str]  # every measured claim
     run: frozenset[str]  # the claims the stored run decided
     chosen: frozenset[str]  # the oracle's
@@ -125,7 +126,10 @@ class Replay:
         return statistics.fmean(len(t.decided & self.chosen) / len(self.chosen) for t in self.trials)
 
 
-def replay(path: Target, session: int | None, changes: list[str], truths: list[Target], trials: int, seed: int) -> Replay:
+def replay(path: Target, session: int | None, changes: list[str], truths: list[Target], trials: int, seed: int,
+           minutes: float | None = None) -> Replay:
+    """`minutes`: the process time each replay gets, where not the run's own (what a larger or smaller
+    budget would have bought on the same world)."""
     store = open_store(path)
     stored = load_session(store, session)
     rule = session_rule(stored.plan, changes)
@@ -142,9 +146,10 @@ def replay(path: Target, session: int | None, changes: list[str], truths: list[T
     plan = Plan(cast(list[Arm], arms), cast(dict[str, Method], methods), [], dict(analysis.experiments), {}, items,
                 groups_of(len(arms), items, [a.experiment_name for a in arms]))
     claims = sorted({f"{c.experiment} {c.claim.id}" for c in analysis.claims if c.instances})
-    out = [_trial(plan, world, rule, known.available, seed + number) for number in range(trials)]
+    available = known.available if minutes is None else minutes * 60
+    out = [_trial(plan, world, rule, available, seed + number) for number in range(trials)]
     thin = [analysis.arms[i].key for i in world.thin()]
-    return Replay(stored.id, rule, known.available, claims, frozenset(c for c in claims if known.verdicts[c].decided),
+    return Replay(stored.id, rule, available, claims, frozenset(c for c in claims if known.verdicts[c].decided),
                   frozenset(known.chosen), out, thin, frozenset(known.far()))
 
 
