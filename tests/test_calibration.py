@@ -252,8 +252,13 @@ def test_a_selftest_trial_is_not_cut_short_by_the_selftest_s_time_left(tmp_path,
         ran = ({p.round for p in comparison.numerator.processes if p.status == "ok"}
                & {p.round for p in comparison.denominator.processes if p.status == "ok"})
         # or it stopped where no look within its 12 rounds was expected to decide it (the scheduler's
-        # futility, from 10 rounds on: the two-state pair, mostly), never for want of the selftest's time
-        stopped = len(ran) >= stats.FUTILE_FROM and stats.futile(comparison.decision, 12)
+        # futility, from 10 rounds on: the two-state pair, mostly), never for want of the selftest's time.
+        # Within them: the rounds the rule judges now plus those the pair has left, as the scheduler
+        # counts (a fresh-clone `make test` of 2026-11-28 23:31, under load: a round left out after a
+        # warmup raise, 10 judged of 11, reachable at 12, so the look at 12 was out of reach and the
+        # pair rightly stopped at 11)
+        within = comparison.decision.n + 12 - len(ran)
+        stopped = len(ran) >= stats.FUTILE_FROM and stats.futile(comparison.decision, within)
         assert comparison.decision.decided or len(ran) == 12 or stopped, (sorted(ran), comparison.decision)
         # nor past them: a step to the next look ran 13 (CI, 2026-11-27; two trials in three here)
         assert len(ran) <= 12, sorted(ran)
