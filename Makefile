@@ -58,7 +58,8 @@ test-subjects:
 # `run-full` gives every experiment its full method, as `versus run NAME` does for one.
 # 40 minutes, not 30: replayed on the stored rounds of make runs #19–#26, 30 minutes decided rpc's
 # 2008 claims (each 8–10 rounds of 29 s under the rule's floor) in few replays, and 40 decided every
-# claim ≥ 2 per-round SDs from its bound in every replay (docs/method.md, "The budget of make run").
+# claim ≥ 2 per-round SDs from its bound in every replay but for one claim that the replay's pooled world
+# makes noisier than any run (docs/method.md, "The budget of make run").
 # A second `make run` goes on with the session of the first (the same experiments and options, and
 # programs and runtimes unchanged by content hash) instead of starting from zero: `--more`. Give
 # LAB_MORE= (empty) for a new session.

@@ -365,8 +365,9 @@ def test_replay_minutes_gives_each_replay_another_budget(tmp_path, capsys):
     assert before["lab d-1.2x"] == "0 of 3" and int(decided["lab d-1.2x"].split()[0]) >= 1
     spent = [float(line.split(" | ")[4]) for line in out.splitlines() if line[:1].isdigit() and " | " in line]
     assert max(spent) > (BUDGET - SETUP) / 60
-    code, _, err = run_lab(capsys, "replay", str(tmp_path / "o.db"), "--minutes", "0")
-    assert code != 0 and "--minutes 0 must be more than 0" in err
+    for bad in ("0", "inf", "nan"):
+        code, _, err = run_lab(capsys, "replay", str(tmp_path / "o.db"), "--minutes", bad)
+        assert code != 0 and f"--minutes {bad} must be a number of minutes more than 0" in err
 
 
 def test_lab_schedule_says_what_each_claims_rounds_cost_and_lists_the_schedulers_choices(tmp_path, capsys):

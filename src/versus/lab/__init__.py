@@ -10,6 +10,7 @@ is imported when it runs, so that `versus --help` stays quick.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -169,8 +170,8 @@ def _analysis(args: argparse.Namespace) -> str:
     if args.lab == "replay":
         if args.trials < 1:
             raise UsageError(f"--trials {args.trials} must be at least 1", "e.g. --trials 5")
-        if args.minutes is not None and not args.minutes > 0:
-            raise UsageError(f"--minutes {args.minutes:g} must be more than 0", "e.g. --minutes 30")
+        if args.minutes is not None and not 0 < args.minutes < math.inf:
+            raise UsageError(f"--minutes {args.minutes:g} must be a number of minutes more than 0", "e.g. --minutes 30")
         from .replay import render as render_replay
         from .replay import replay
         return render_replay(replay(args.db, args.session, args.rule, args.truth, args.trials, args.seed, args.minutes))
