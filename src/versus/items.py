@@ -3,6 +3,7 @@ pairs of arms. Both the scheduler (which arms must run close together, and which
 and the analysis (what to report) read this one list."""
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -37,6 +38,7 @@ class Item:
     denominator: int | None  # None: an absolute bound on the numerator's metric
     claim: Claim | None = None  # None: a comparison with a baseline
     by: str = "runtime"  # comparisons: "runtime" (same case) or "case" (same runtime)
+    pair: str = ""  # the arms' keys and the metric: the same pair in every session (`items_of`)
 
     @property
     def family(self) -> str:
@@ -60,7 +62,15 @@ def items_of(arms: Sequence[ArmRef], experiments: dict[str, Experiment]) -> list
         items += _case_comparisons(arms, mine, experiment)
         for claim in experiment.claims:
             items += claim_items(arms, mine, experiment, claim)
-    return items
+    return [dataclasses.replace(item, pair=pair_key(arms, item)) for item in items]
+
+
+def pair_key(arms: Sequence[ArmRef], item: Item) -> str:
+    """What names an item's pair of arms across sessions: a session's earlier rounds of the same pair
+    (history.py) are found by it. Empty for an item of one arm (a bound on a metric)."""
+    if item.denominator is None:
+        return ""
+    return f"{arms[item.numerator].id.key} ÷ {arms[item.denominator].id.key}" + (f" [{item.metric}]" if item.metric else "")
 
 
 def _matches(selector: str, runtime: RuntimeLike) -> bool:

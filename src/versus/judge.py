@@ -132,7 +132,9 @@ def judge(item: Item, observations: Observations, alpha: float, start: int, rule
           pairs: int = 1) -> stats.Decision:
     """Replay the rule's sequential design over this item's rounds, in round order: where the rule
     settles, only those at the latest warmup (`settled`; sessions stored before it analyse every
-    round). `pairs`: how many pairs the item's claim is stated over (`Shares.pairs`)."""
+    round). `pairs`: how many pairs the item's claim is stated over (`Shares.pairs`). A pair whose spread
+    the session learned from earlier ones (`Rule.spreads`) is judged with it as a floor."""
+    rule = rule.for_pair(item.pair)
     settle = rule.settle and rule.sequential
     top = observations.get(item.numerator, {})
     for arm in item.arms:

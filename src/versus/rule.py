@@ -23,8 +23,9 @@ from .errors import UsageError
 
 VALUES = ("median", "min")
 # A field added to Rule after rules were stored: the value that keeps a stored rule without it judging as
-# it did (docs/extending.md, "Adding a statistic"). Every field of version 2 was there from the start.
-ABSENT: dict[str, Any] = {}
+# it did (docs/extending.md, "Adding a statistic"). `history` came after the first rules of version 2.
+ABSENT: dict[str, Any] = {"history": 0}
+SpreadTable = tuple[tuple[str, tuple[float, ...]], ...]  # pair key → its learned spread at each of the rule's trims
 SPENDINGS = ("uniform", "harmonic")
 # The looks of the legacy rule: after the last one, each look 1.25 times the one before, without end.
 _LEGACY_LOOKS = (3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500)
@@ -48,6 +49,12 @@ class Rule:
     settle: bool = True  # leave out the rounds run before an arm's warmup was last raised
     intersection_union: bool = True  # a claim over k pairs tests its "holds" end at k times a pair's α
     sequential: bool = True  # False: one look, at the size measured (imports, sessions without a plan)
+    # A pair whose earlier sessions in the store hold at least this many rounds has its per-round spread
+    # floored at theirs, at every look (history.py; 0: none). `spreads`: those learned when the session
+    # started, stored with it; `learned`: one pair's, at each of `trims` (`for_pair`, as judge uses it).
+    history: int = 30
+    spreads: SpreadTable = ()
+    learned: tuple[float, ...] = ()
 
     # --- the schedule --------------------------------------------------------------------------
 
@@ -75,9 +82,28 @@ class Rule:
                 share = trim
         return share
 
+    def trim_level(self, n: int) -> int:
+        """Which of `trims` applies at n rounds (its index)."""
+        level = 0
+        for index, (start, _) in enumerate(self.trims):
+            if n >= start:
+                level = index
+        return level
+
     def floor_at(self, n: int) -> float:
-        """The least per-round spread assumed at n rounds (0: the rounds' own spread alone)."""
-        return self.floor if n < self.floor_until else 0.0
+        """The least per-round spread assumed at n rounds (0: the rounds' own spread alone): the rule's
+        `floor` below `floor_until` rounds, and a pair's learned spread at the trim of n rounds."""
+        floor = self.floor if n < self.floor_until else 0.0
+        if self.learned:
+            floor = max(floor, self.learned[self.trim_level(n)])
+        return floor
+
+    def for_pair(self, key: str) -> Rule:
+        """The rule as it judges one pair: with the spread learned for it, if any (`spreads`)."""
+        if not self.spreads:
+            return self
+        found = dict(self.spreads).get(key, ())
+        return self.replace(learned=found) if found != self.learned else self
 
     # --- a value -------------------------------------------------------------------------------
 
@@ -88,6 +114,11 @@ class Rule:
         data = dataclasses.asdict(self)
         data["trims"] = [list(t) for t in self.trims]
         data["looks"] = list(self.looks)
+        data["spreads"] = [[key, list(values)] for key, values in self.spreads]
+        if self.learned:
+            data["learned"] = list(self.learned)
+        else:
+            del data["learned"]  # a session's rule learns per pair (`spreads`); only a pair's rule has one
         return data
 
     @classmethod
@@ -104,11 +135,17 @@ class Rule:
                 values["trims"] = tuple((_number(a, int), _number(b, float)) for a, b in values["trims"])
             if "looks" in values:
                 values["looks"] = tuple(_number(n, int) for n in values["looks"])
+            if "spreads" in values:
+                values["spreads"] = tuple((str(key), tuple(_number(v, float) for v in spread))
+                                          for key, spread in values["spreads"])
+            if "learned" in values:
+                values["learned"] = tuple(_number(v, float) for v in values["learned"])
         except (TypeError, ValueError):
-            raise ValueError("trims must be a list of [rounds, share] pairs and looks a list of round counts") from None
+            raise ValueError("trims must be a list of [rounds, share] pairs, looks a list of round counts, spreads a "
+                             "list of [pair, [spread at each trim]] and learned a list of spreads") from None
         defaults = cls()
         for name, value in list(values.items()):
-            if name in ("trims", "looks"):
+            if name in ("trims", "looks", "spreads", "learned"):
                 continue
             kind = type(getattr(defaults, name))
             if kind is bool:
@@ -138,6 +175,11 @@ class Rule:
             raise ValueError("each trim must lie in [0, 0.5)")
         if self.floor < 0 or self.first_look < 2:
             raise ValueError("floor must be ≥ 0 and first_look ≥ 2")
+        if self.history < 0:
+            raise ValueError(f"history must be a number of rounds ≥ 0, not {self.history}")
+        for spread in [self.learned] * bool(self.learned) + [values for _, values in self.spreads]:
+            if len(spread) != len(self.trims) or any(not 0 <= v < math.inf for v in spread):
+                raise ValueError("each learned spread must give one value ≥ 0 for each of the rule's trims")
 
     @classmethod
     def legacy(cls, plan: Mapping[str, Any]) -> Rule:
@@ -145,7 +187,7 @@ class Rule:
         over looks without end, 10% trimmed from 10 rounds, 20% from 20 and 40% from 80, no floor on
         the spread; and whichever of the later additions its plan record says it had."""
         return cls(version=1, trims=((0, 0.1), (20, 0.2), (80, 0.4)), looks=_LEGACY_LOOKS, spending="harmonic",
-                   floor=0.0, floor_until=0, mean_agrees=False, settle=bool(plan.get("settled")),
+                   floor=0.0, floor_until=0, mean_agrees=False, history=0, settle=bool(plan.get("settled")),
                    intersection_union=bool(plan.get("intersection_union")),
                    sequential=bool(plan.get("methods")))
 
@@ -163,8 +205,10 @@ class Rule:
         floor = (f"; a per-round spread of at least {self.floor:g} below {self.floor_until} rounds"
                  if self.floor and self.floor_until else "")
         agree = "; the mean of the rounds must agree" if self.mean_agrees else ""
+        learned = (f"; {len(self.spreads)} pair{'s' if len(self.spreads) != 1 else ''} with a spread of at least their "
+                   "earlier sessions'" if self.spreads else "")
         return (f"rule v{self.version}: α = {self.alpha:g} per experiment and family, threshold ±{self.delta:.0%}, "
-                f"looks from {self.first_look} rounds, {spending}{floor}{agree}")
+                f"looks from {self.first_look} rounds, {spending}{floor}{agree}{learned}")
 
 
 def _number(value: Any, kind: type, name: str = "") -> Any:
@@ -195,7 +239,7 @@ def with_overrides(rule: Rule, pairs: Sequence[str]) -> Rule:
     for pair in pairs:
         if pair.strip() == "today":
             rule = CURRENT.replace(sequential=rule.sequential, settle=rule.settle,
-                                   intersection_union=rule.intersection_union)
+                                   intersection_union=rule.intersection_union, spreads=rule.spreads)
             continue
         key, sep, text = pair.partition("=")
         key = key.strip()

@@ -25,6 +25,7 @@ from .drivers import driver_for
 from .executor import SubprocessExecutor
 from .experiment import load
 from .fleet.coordinator import coordinate
+from .history import learned_spreads
 from .host import host_name
 from .paths import SELFTEST_PROGRAM
 from .plan import Plan, make_plan
@@ -55,6 +56,7 @@ class Tally:
     values: dict[str, list[float]] = field(default_factory=dict)  # case → every process value, all trials
     two_states: dict[str, int] = field(default_factory=dict)  # the A/A pair of processes in two states
     two_state_rounds: list[int] = field(default_factory=list)  # the rounds that pair had when its trial ended
+    two_state_learned: int = 0  # trials in which that pair's spread was learned from the earlier ones (history.py)
 
 
 def _rate(label: str, count: int, trials: int) -> str:
@@ -78,8 +80,10 @@ def run_selftest(seconds: float, db: Target | None, trials: int = 0, start: int 
     tally = Tally()
     inner = _calibrate(plan, executor)
     while time.monotonic() < deadline and (not trials or tally.trials < trials):
+        # as `versus run` does: each pair's spread in the earlier trials is a floor under its own (history.py)
+        learned = rule.replace(spreads=learned_spreads(store, plan.arms, plan.items, rule))
         session = store.new_session(tally.trials, sys.argv, {}, {"selftest": True, "trial": tally.trials},
-                                    definitions_of(plan), plan_record(plan, Options([str(PROGRAM)]), rule, sequential=True),
+                                    definitions_of(plan), plan_record(plan, Options([str(PROGRAM)]), learned, sequential=True),
                                     versus_info())
         jobs = []
         for i, arm in enumerate(plan.arms):
@@ -89,7 +93,8 @@ def run_selftest(seconds: float, db: Target | None, trials: int = 0, start: int 
         # Every trial gets the same rule, whenever it starts: a trial given only the selftest's time
         # left would set aside the items it projects it cannot decide in it, and stop short. No trial
         # starts after the deadline; one under way runs to its decisions or its `rounds`.
-        scheduler = Scheduler(plan, {}, tally.trials, Budget(math.inf), max_extra_rounds=rounds - start, rule=rule)
+        scheduler = Scheduler(plan, {}, tally.trials, Budget(math.inf), max_extra_rounds=rounds - start,
+                              rule=learned)
         if store.postgres:
             leg = store.new_leg(session, "start", sys.argv, host_name(), None, versus_info())
             coordinate(store, session, leg, jobs, scheduler)
@@ -98,6 +103,7 @@ def run_selftest(seconds: float, db: Target | None, trials: int = 0, start: int 
         store.finish_session(session, "complete")
         inner = inner or next((j.inner for j in jobs if j.inner), 0)
         if _count(store, session, began, tally):
+            tally.two_state_learned += any("two_states" in pair for pair, _ in learned.spreads)
             print(f"versus selftest: trial {tally.trials}: {_last(tally)}", file=sys.stderr)
     store.release()
     print(summary(tally, start, store.name, rounds, rule))
@@ -210,7 +216,9 @@ def summary(tally: Tally, start: int, where: Path | str, rounds: int = TRIAL_ROU
         _rate("A/A of processes in one of two states 2× apart, called faster or slower",
               tally.two_states.get("faster", 0) + tally.two_states.get("slower", 0), sum(tally.two_states.values()))
         + (f"; it had {float(np.median(tally.two_state_rounds)):.0f} rounds (median), at most {max(tally.two_state_rounds)}"
-           if tally.two_state_rounds else ""),
+           if tally.two_state_rounds else "")
+        + (f"; its spread learned from the earlier trials in {tally.two_state_learned} of them (history.py)"
+           if tally.two_state_learned else ""),
         f"  seconds to a decision, median: planted {_median(tally.seconds)}; A/A same {_median(tally.seconds_same)}",
         _machine(tally),
         f"  runs kept in {where}",

@@ -20,6 +20,7 @@ from .errors import StoreError, UsageError, VersusError
 from .executor import Executor, pinned_cpus
 from .experiment import Experiment
 from .fleet.coordinator import coordinate
+from .history import learned_spreads
 from .host import host_metadata, host_name
 from .plan import Plan
 from .record import (
@@ -36,7 +37,7 @@ from .record import (
     stored_experiments,
     versus_info,
 )
-from .rule import Rule
+from .rule import CURRENT, Rule
 from .runner import Job, Progress, run_session
 from .scheduler import Budget, Scheduler
 from .store import Chosen, Store
@@ -59,8 +60,10 @@ def start(store: Store, options: Options, seed: int, executor: Executor, progres
         print(f"versus: note: {note}", file=sys.stderr)
     store.acquire()
     argv = argv if argv is not None else sys.argv
+    # what the store's earlier sessions say of each pair's spread, fixed before the first round (history.py)
+    rule = CURRENT.replace(spreads=learned_spreads(store, plan.arms, plan.items, CURRENT))
     session_id = store.new_session(seed, argv, host_metadata(), options.stored(), definitions_of(plan),
-                                   plan_record(plan, options), versus_info())
+                                   plan_record(plan, options, rule), versus_info())
     jobs = []
     for index, arm in enumerate(plan.arms):
         method = plan.methods[arm.experiment_name]

@@ -170,22 +170,38 @@ class Counts:
 
 def calibrate(effect: float, start: int, trials: int, max_rounds: int, seed: int, noise: Noise | None = None,
               items: int = 2, criterion: stats.Criterion | None = None, rule: Rule = CURRENT,
-              futility: bool = False) -> Counts:
+              futility: bool = False, history: int = 0) -> Counts:
     """`trials` sequential comparisons of B (true ratio `effect`) against A, each starting with
     `start` rounds and stopping when decided or at `max_rounds`, in a family of `items` comparisons
     (or of claims, with a claim's `criterion`). With `futility`, also stopping at the first look where
-    the scheduler would stop feeding the item (`stats.futile`), as `versus run` does."""
-    rows = ratios(np.random.default_rng(seed), noise or Noise(), trials, max_rounds, effect)
+    the scheduler would stop feeding the item (`stats.futile`), as `versus run` does. With `history`,
+    each trial's pair first learns its spread from that many earlier sessions (`learned`), as a
+    session learns it from the store's (history.py)."""
+    noise = noise or Noise()
+    rows = ratios(np.random.default_rng(seed), noise, trials, max_rounds, effect)
+    earlier = np.random.default_rng(seed + 1)
     alpha = stats.bonferroni(rule.alpha, items)
     judged = criterion or stats.Comparison(rule.delta)
     counts = Counts()
     for row in rows:
         units = list(row)
-        decision = stats.sequential(units, judged, alpha, start=start, rule=rule)
+        mine = rule.replace(learned=learned(earlier, noise, rule, history)) if history and rule.history else rule
+        decision = stats.sequential(units, judged, alpha, start=start, rule=mine)
         if futility:  # the looks up to the one that ended the trial, any of which may have stopped it first
-            decision = until_futile(units[:decision.n], judged, alpha, start, rule, max_rounds) or decision
+            decision = until_futile(units[:decision.n], judged, alpha, start, mine, max_rounds) or decision
         counts.add(decision, effect)
     return counts
+
+
+HISTORY_ROUNDS = 20  # rounds of each earlier session `learned` draws: about a selftest trial's (12–40)
+
+
+def learned(rng: np.random.Generator, noise: Noise, rule: Rule, sessions: int,
+            rounds: int = HISTORY_ROUNDS) -> tuple[float, ...]:
+    """The spread a pair learns from `sessions` earlier sessions of `rounds` rounds under this noise (at
+    each of the rule's trims, `stats.pooled_spread`); () where they hold fewer than the rule's `history`."""
+    rows = ratios(rng, noise, sessions, rounds)
+    return stats.pooled_spread([list(row) for row in rows], rule)
 
 
 def until_futile(units: list[float], criterion: stats.Criterion, alpha: float, start: int, rule: Rule,
@@ -216,12 +232,13 @@ class Scenario:
         return 0.0 if self.kind == "a/a" else estimand(self.noise, rule) + math.log(BOUND_EFFECT)
 
     def counts(self, trials: int, seed: int, items: int = 2, rule: Rule = CURRENT, start: int = 3,
-               rounds: int = 200, futility: bool = False) -> Counts:
+               rounds: int = 200, futility: bool = False, history: int = 0) -> Counts:
         if self.kind == "a/a":
-            return calibrate(1.0, start, trials, rounds, seed, self.noise, items, rule=rule, futility=futility)
+            return calibrate(1.0, start, trials, rounds, seed, self.noise, items, rule=rule, futility=futility,
+                             history=history)
         truth = self.truth(rule)
         return calibrate(BOUND_EFFECT, start, trials, rounds, seed, self.noise, items,
-                         stats.Bound(truth, None), rule=rule, futility=futility)
+                         stats.Bound(truth, None), rule=rule, futility=futility, history=history)
 
     def wrong(self, counts: Counts) -> int:
         return counts.count("faster", "slower") if self.kind == "a/a" else counts.count("does not hold")

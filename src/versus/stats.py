@@ -15,6 +15,9 @@
 - Below the rule's `floor_until` rounds, the per-round spread is taken as at least the rule's `floor`:
   a few rounds of an arm whose processes settle in one of two states can all fall in one of them, and
   their tiny spread would otherwise decide (docs/method.md, "Few rounds and two states").
+- A pair whose earlier sessions in the store measured its per-round spread (`Rule.spreads`, history.py)
+  has that spread as a floor at every look: a few lopsided rounds of processes in two states look less
+  spread than the pair is, and the pair's history says how spread it is.
 - Multiplicity: an experiment's comparisons share α = 5%, and its claims' pairs another 5% (Bonferroni).
 """
 from __future__ import annotations
@@ -138,6 +141,27 @@ def bounds(location: Location, low_tail: float, high_tail: float) -> tuple[float
         return location.center, location.center
     return (location.center - t_quantile(1 - low_tail, location.df) * location.se,
             location.center + t_quantile(1 - high_tail, location.df) * location.se)
+
+
+def pooled_spread(sessions: Sequence[Sequence[float]], rule: Rule) -> tuple[float, ...]:
+    """The per-round spread of several sessions' rounds of one pair (history.py), at each of the rule's
+    trims, each session about its own mean, pooled, and at the low end of its 80% interval (a floor above
+    the pair's spread would cost decisions; one below it only protects less); () with fewer than
+    `rule.history` rounds in all."""
+    if sum(len(s) for s in sessions) < max(1, rule.history):
+        return ()
+    spreads = []
+    for _, trim in rule.trims:
+        squares = freedom = 0.0
+        for rounds in sessions:
+            location = trimmed_location(rounds, trim, rule)
+            squares += location.df * location.unit_sd ** 2
+            freedom += location.df
+        if freedom <= 0:
+            return ()
+        spread = math.sqrt(squares / freedom)
+        spreads.append(spread * math.sqrt(freedom / float(distributions.chi2.ppf(1 - REACH_TAIL, freedom))))
+    return tuple(spreads)
 
 
 # --- criteria: what a verdict is ------------------------------------------------------------
@@ -392,7 +416,8 @@ def sequential(units: Sequence[float], criterion: Criterion, alpha: float, start
     floor = rule.floor_at(latest.n) if scale == "log" and paired else 0.0
     if floor and trimmed_location(units[:latest.n], rule=rule).se >= floor / math.sqrt(latest.n):
         floor = 0.0  # the rounds' own spread is wider than the floor: the floor is not why it is wide
-    note = _unusable(latest.interval, scale, needed is not None or not rule.sequential, floor=floor)
+    note = _unusable(latest.interval, scale, needed is not None or not rule.sequential, floor=floor,
+                     learned=latest.n >= rule.floor_until)
     return Decision(Verdict.INCONCLUSIVE, latest.interval, latest.level, latest.n, paired, note, needed, mde,
                     sides=latest.sides, reachable=reachable, spread=raw.unit_sd if paired else None)
 
@@ -405,7 +430,8 @@ def _too_few(n: int, rule: Rule) -> str:
     return f"{n} round{'s' if n != 1 else ''} measured; a verdict needs at least {rule.first_look}"
 
 
-def _unusable(shown: Interval | None, scale: Scale, more_would_decide: bool = True, floor: float = 0.0) -> str:
+def _unusable(shown: Interval | None, scale: Scale, more_would_decide: bool = True, floor: float = 0.0,
+              learned: bool = False) -> str:
     """Why an interval is not shown. "Needs more rounds" only where more rounds are expected to decide
     (rounds_needed: an estimate on a threshold, or so close to one for its spread that more than 5000
     rounds would be needed, is not). Below the rule's floor of rounds, the interval is wide because few
@@ -413,6 +439,9 @@ def _unusable(shown: Interval | None, scale: Scale, more_would_decide: bool = Tr
     if shown is None or scale != "log":
         return ""
     if shown.low <= 0 or shown.high / shown.low > UNUSABLE:
+        if floor and learned:
+            return (f"too few rounds for a usable interval: the rule takes each round's spread to be at least "
+                    f"{math.expm1(floor):.0%}, as this pair's earlier sessions measured it; needs more rounds")
         if floor:
             return (f"too few rounds for a usable interval: until it has more, the rule takes each round's spread to "
                     f"be at least {math.expm1(floor):.0%} (a few processes may all have settled in one of two states); "

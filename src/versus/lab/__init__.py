@@ -99,6 +99,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     calibration.add_argument("--scenario", action="append", default=[], metavar="NAME", help="only this one (repeatable)")
     calibration.add_argument("--futility", action="store_true",
                              help="stop a trial, as versus run does, where no look within --rounds is expected to decide it")
+    calibration.add_argument("--history", type=int, default=0, metavar="N",
+                             help="each trial's pair learns its spread from N earlier sessions first, as versus run "
+                                  "does from its store (default 0: none)")
     rule_option(calibration, "today's rule")
 
     spells = commands.add_parser("spells", help="the machine's slow spells, one CPU loop pinned to each CPU")
@@ -183,7 +186,8 @@ def _analysis(args: argparse.Namespace) -> str:
         return render_across(across(args.reports))
     if args.lab == "calibration":
         from .calibration import calibration
-        return calibration(args.trials, args.items, args.start, args.rounds, args.scenario, args.rule, args.futility)
+        return calibration(args.trials, args.items, args.start, args.rounds, args.scenario, args.rule, args.futility,
+                           args.history)
     if args.lab == "spells":
         from .machine import spells
         return spells(args.seconds)

@@ -8,6 +8,8 @@ seeded by the scenario's name as the test seeds it, so that `--trials 3000` prin
 Scenarios marked "limit" are the rule's documented limits (docs/method.md), not calibrated cases.
 "decided": the share of trials with any verdict but inconclusive (an A/A pair called the same, mostly).
 `--futility`: each trial also stops where `versus run`'s scheduler would stop feeding it (`stats.futile`).
+`--history N`: each trial's pair first learns its spread from N earlier sessions of 20 rounds, as a
+session learns it from the store's earlier ones (history.py, `Rule.history`).
 """
 from __future__ import annotations
 
@@ -24,7 +26,9 @@ def seed_of(name: str) -> int:
 
 
 def calibration(trials: int, items: int, start: int, rounds: int, names: list[str], changes: list[str],
-                futility: bool = False) -> str:
+                futility: bool = False, history: int = 0) -> str:
+    if history < 0:
+        raise UsageError(f"--history {history}: a number of earlier sessions, 0 or more", "e.g. --history 20")
     if trials < 1 or items < 1 or not 2 <= start <= rounds:
         raise UsageError("--trials and --items must be at least 1, and --start from 2 to --rounds",
                          "e.g. --trials 1000 --items 2 --start 3 --rounds 200")
@@ -37,11 +41,13 @@ def calibration(trials: int, items: int, start: int, rounds: int, names: list[st
     lines = [f"{rule.describe()}", f"{trials} trials per scenario, each an item of a family of {items} (α = {alpha:.2%} "
              f"each), from {start} rounds up to {rounds}; wrong: A/A called faster or slower, a truth on its bound "
              "called \"does not hold\"" + ("; each trial also stopped where `versus run` stops feeding an item that no "
-                                          "look within its rounds is expected to decide (futility)" if futility else ""),
+                                          "look within its rounds is expected to decide (futility)" if futility else "")
+             + (f"; each trial's pair with the spread it learned from {history} earlier sessions of "
+                f"{simulate.HISTORY_ROUNDS} rounds" if history else ""),
              "scenario | kind | wrong | rate [95% interval] | ≤ α | decided | median rounds of decisions"]
     for scenario in (simulate.SCENARIOS[n] for n in names) if names else simulate.SCENARIOS.values():
         counts = scenario.counts(trials, seed=seed_of(scenario.name), items=items, rule=rule, start=start, rounds=rounds,
-                                  futility=futility)
+                                  futility=futility, history=history)
         wrong = scenario.wrong(counts)
         low, high = stats.clopper_pearson(wrong, trials)
         verdict = "yes" if wrong / trials <= alpha else "NO"
