@@ -66,6 +66,7 @@ def test_the_learned_spread_is_a_floor_at_every_look_of_its_pair_only():
     # a rule stored before it learned from history judges as it did: no history, no spreads
     stored = {k: v for k, v in CURRENT.to_dict().items() if k not in ("history", "spreads")}
     assert Rule.from_dict(stored).history == 0 and Rule.from_dict(stored).spreads == ()
+    assert Rule.from_dict(stored).to_dict() == stored  # and it is stored, and reported, as it was
 
 
 def test_ten_lopsided_rounds_of_two_states_decide_without_the_learned_spread_and_not_with_it():

@@ -115,10 +115,12 @@ class Rule:
         data["trims"] = [list(t) for t in self.trims]
         data["looks"] = list(self.looks)
         data["spreads"] = [[key, list(values)] for key, values in self.spreads]
-        if self.learned:
-            data["learned"] = list(self.learned)
-        else:
-            del data["learned"]  # a session's rule learns per pair (`spreads`); only a pair's rule has one
+        data["learned"] = list(self.learned)
+        # a field at the value a rule stored before it existed reads back as that value, and left out, a
+        # stored session's rule (and its JSON report) is what it was before the field existed
+        for name, value in {**ABSENT, "spreads": [], "learned": []}.items():
+            if data[name] == value:
+                del data[name]
         return data
 
     @classmethod
