@@ -832,7 +832,7 @@ def test_across_says_when_the_runs_were_judged_by_different_rules(tmp_path, caps
     doc = json.loads(Path(paths[1]).read_text())
     doc["rule"] = CURRENT.replace(floor=0.0).to_dict()
     code, out, _ = run_lab(capsys, "across", paths[0], write(tmp_path / "other.json", doc))
-    assert code == 0 and "judged by different rules" in out
+    assert code == 0 and "judged by different rules (they differ in floor)" in out
 
 
 def test_across_pools_and_counts_runs_apart_where_an_experiment_s_method_changed(tmp_path, capsys):

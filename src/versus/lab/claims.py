@@ -13,6 +13,7 @@ trimmed mean at the first run's rule.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Mapping
@@ -169,7 +170,7 @@ class Across:
     runs: int
     verdicts: dict[tuple[str, str], list[str]]  # claim → its verdict in each run ("-": not in that run)
     deciding: list[tuple[Deciding, float | None]]  # each deciding interval, with its pair's pooled estimate
-    rules_differ: bool = False  # the runs were judged by different rules (the pooled estimate takes run 1's)
+    rules_differ: tuple[str, ...] = ()  # the rule fields in which the runs' rules differ (the pooled estimate takes run 1's)
     methods: dict[str, str] = field(default_factory=dict)  # experiment → how its method differs between runs
 
     @property
@@ -253,11 +254,14 @@ def across(paths: list[Path]) -> Across:
     scale_of: dict[tuple[str, str], str] = {}
     deciding: list[tuple[Deciding, tuple[str, str]]] = []
     rule: Rule | None = None
-    differ = False
+    differ: set[str] = set()
     for index, (path, doc) in enumerate(zip(paths, docs), 1):
         try:
             own = rule_of(doc)
-            differ = differ or (rule is not None and own != rule)
+            if rule is not None:
+                # what a session learned (a pair's history) is its data, not its rule
+                differ |= {f.name for f in dataclasses.fields(Rule)
+                           if f.name not in ("spreads", "learned") and getattr(own, f.name) != getattr(rule, f.name)}
             rule = rule or own
             arms = {arm["key"]: arm for arm in doc["arms"]}
             plan = StoredPlan.of((doc.get("session") or {}).get("plan"))
@@ -291,7 +295,7 @@ def across(paths: list[Path]) -> Across:
             continue
         center = stats.trimmed_location(pooled_units, rule=rule).center
         pooled[pair] = math.exp(center) if scale_of[pair] == "log" else center
-    return Across(len(docs), verdicts, [(d, pooled.get(pair)) for d, pair in deciding], differ, methods)
+    return Across(len(docs), verdicts, [(d, pooled.get(pair)) for d, pair in deciding], tuple(sorted(differ)), methods)
 
 
 def render_across(result: Across) -> str:
@@ -309,7 +313,8 @@ def render_across(result: Across) -> str:
                      "pooled and their claims counted apart, as [method 1], [method 2] …")
     contained = result.contained
     if result.rules_differ:
-        lines.append("the runs were judged by different rules: each pair's pooled estimate is the trimmed mean at run 1's")
+        lines.append(f"the runs were judged by different rules (they differ in {', '.join(result.rules_differ)}): each "
+                     "pair's pooled estimate is the trimmed mean at run 1's")
     if contained:
         share = sum(contained) / len(contained)
         lines.append(f"deciding intervals that contain the estimate pooled over the runs: {sum(contained)} of "
