@@ -207,8 +207,9 @@ class Rule:
         floor = (f"; a per-round spread of at least {self.floor:g} below {self.floor_until} rounds"
                  if self.floor and self.floor_until else "")
         agree = "; the mean of the rounds must agree" if self.mean_agrees else ""
-        learned = (f"; {len(self.spreads)} pair{'s' if len(self.spreads) != 1 else ''} with a spread of at least their "
-                   "earlier sessions'" if self.spreads else "")
+        n = len(self.spreads)
+        learned = ("" if not n else "; 1 pair's per-round spread at least its earlier sessions'" if n == 1 else
+                   f"; {n} pairs' per-round spreads at least their earlier sessions'")
         return (f"rule v{self.version}: α = {self.alpha:g} per experiment and family, threshold ±{self.delta:.0%}, "
                 f"looks from {self.first_look} rounds, {spending}{floor}{agree}{learned}")
 
