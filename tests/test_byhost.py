@@ -34,7 +34,8 @@ COMPARISON = Item("e", 1, 0)
 
 def test_hosts_that_measure_different_ratios_disagree_and_each_keeps_its_own_verdict():
     rng = random.Random(1)
-    by_host = {"a": _observations(1.30, 12, 0.002, rng), "b": _observations(1.00, 12, 0.002, rng, first=12)}
+    # 24 rounds a host: from 20 on (`Rule.floor_until`), the rule trusts a host's own spread
+    by_host = {"a": _observations(1.30, 24, 0.002, rng), "b": _observations(1.00, 24, 0.002, rng, first=24)}
     over = byhost.over_hosts(COMPARISON, by_host, ALPHA, 3)
     assert over is not None and over.disagree
     assert {h.host: h.decision.verdict for h in over.hosts} == {"a": "slower", "b": "same"}
@@ -80,7 +81,7 @@ def _two_hosts(tmp_path) -> tuple[Store, int]:
     arms = [store.add_arm(session, i, arm_row(arm, method)) for i, arm in enumerate(plan.arms)]
     slow = [a.case.name for a in plan.arms].index("slow")
     rng = random.Random(5)
-    for round_ in range(24):  # 12 rounds a host: from 10 on, the rule trusts a host's own spread
+    for round_ in range(48):  # 24 rounds a host: from 20 on (`Rule.floor_until`), the rule trusts a host's own spread
         host, ratio = ("a", 4.0) if round_ % 2 else ("b", 7.0)  # 4×: within [3, 5] on a; 7× beyond it on b
         for index, arm in enumerate(arms):
             ns = 100 * (ratio if index == slow else 1.0) * (1 + rng.uniform(-0.01, 0.01))
@@ -128,7 +129,7 @@ def test_a_session_of_several_hosts_exports_and_imports_with_its_hosts_and_legs(
         main(["report", "1", "--db", database, "--format", "markdown"])
         reports.append(capsys.readouterr().out)
     assert reports[0] == reports[1]
-    assert "hosts: 2, each a block of the paired rounds (b (cpu of b, 2 cores, 24 process runs); a (cpu of a" in reports[0]
+    assert "hosts: 2, each a block of the paired rounds (b (cpu of b, 2 cores, 48 process runs); a (cpu of a" in reports[0]
     assert "estimates per host" in reports[0] and "hosts disagree" in reports[0]
     page = tmp_path / "report.html"
     assert main(["report", "1", "--db", str(other), "--html", str(page)]) == 0

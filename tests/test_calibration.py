@@ -28,9 +28,15 @@ CALIBRATED = [s for s in simulate.SCENARIOS.values() if not s.limit]
 @pytest.mark.parametrize("scenario", CALIBRATED, ids=[s.name for s in CALIBRATED])
 def test_every_scenario_errs_at_most_alpha(scenario):
     """A/A: called faster or slower; a claim whose truth is its bound: called "does not hold". In a
-    family of 2 items (α = 2.5% each), from 3 processes per arm, up to 200 rounds."""
+    family of 2 items (α = 2.5% each), from 3 processes per arm, up to 200 rounds. Where a second state
+    is about as common as the trim cuts off (`Scenario.trim_edge`), the wrong verdicts the report gives
+    unflagged (the plain mean of the rounds gives them too) are within α; the others are flagged as
+    depending on an analysis choice."""
     counts = scenario.counts(TRIALS, seed=sum(map(ord, scenario.name)))
-    assert scenario.wrong(counts) / TRIALS <= stats.bonferroni(CURRENT.alpha, 2)
+    alpha = stats.bonferroni(CURRENT.alpha, 2)
+    assert scenario.confidently_wrong(counts) / TRIALS <= alpha
+    if not scenario.trim_edge:
+        assert scenario.wrong(counts) / TRIALS <= alpha
     if scenario.kind == "a/a":  # and the final interval holds the true ratio as its design promises
         assert counts.covered / TRIALS >= 1 - stats.bonferroni(CURRENT.alpha, 2)
 
@@ -45,15 +51,40 @@ def test_the_rule_of_before_fails_on_processes_with_two_states(name):
     assert np.median(counts.rounds) <= 4  # wrong at the first looks
 
 
+@pytest.mark.parametrize("name", ["bound: second state one in four", "bound: second state 3× away, one in four"])
+def test_a_floor_that_ends_at_ten_rounds_fails_when_a_second_state_is_one_in_four(name):
+    """The floor ended at 10 rounds until 2026-12-06: a second state that one arm's processes settle in
+    one time in four is missing from all of 10 rounds in 5.6% of trials (0.75¹⁰), and their spread,
+    one state's, then decides against a truth that holds it (docs/method.md, "Few rounds and two
+    states"). With the floor to 20 rounds, `test_every_scenario_errs_at_most_alpha` passes them."""
+    scenario = simulate.SCENARIOS[name]
+    counts = scenario.counts(TRIALS, seed=sum(map(ord, name)), rule=CURRENT.replace(floor_until=10))
+    assert scenario.confidently_wrong(counts) / TRIALS > stats.bonferroni(CURRENT.alpha, 2)
+
+
+FAMILY = 10  # about an experiment's claims: α = 0.5% an item
+
+
+@pytest.mark.parametrize("scenario", CALIBRATED, ids=[s.name for s in CALIBRATED])
+def test_in_a_family_of_ten_no_scenario_gives_an_unflagged_wrong_verdict_beyond_alpha(scenario):
+    """As `versus run` judges and reports: each trial stops where the scheduler's futility would, and a
+    claim's wrong verdict that the plain mean of its rounds does not give is reported as depending on an
+    analysis choice (analyze._alternatives), not as one confident answer. Where one arm's processes
+    settle in a second state about as often as the trim cuts off (one time in four or three), a sample
+    holding fewer of them than the trim cuts can be trimmed to one state whose spread then decides;
+    the plain mean sees them, and flags it."""
+    counts = scenario.counts(2000, seed=sum(map(ord, scenario.name)) + FAMILY, items=FAMILY, futility=True)
+    assert scenario.confidently_wrong(counts) / 2000 <= stats.bonferroni(CURRENT.alpha, FAMILY)
+
+
 def test_the_limits_of_the_rule_are_what_method_md_says():
-    """Two kinds of noise the rule is not calibrated for, as docs/method.md says: a second state that
-    one arm's processes settle in one time in three (the trimmed mean's sampling distribution jumps
-    with the number of rounds in it), and regimes that shift the ratio for longer than an item's
-    rounds take. If the rule ever becomes calibrated for them, this test fails, and the docs must say so."""
-    for name, least in (("limit: second state one in three", 0.05), ("limit: regimes", 0.5)):
-        scenario = simulate.SCENARIOS[name]
-        counts = scenario.counts(1000, seed=sum(map(ord, name)))
-        assert scenario.wrong(counts) / 1000 > least
+    """The kind of noise the rule is not calibrated for, as docs/method.md says: regimes that shift the
+    ratio for longer than an item's rounds take (an item's rounds meet one regime, and nothing in them
+    tells it from a true effect). If the rule ever becomes calibrated for it, this test fails, and the
+    docs must say so."""
+    scenario = simulate.SCENARIOS["limit: regimes"]
+    counts = scenario.counts(1000, seed=sum(map(ord, scenario.name)))
+    assert scenario.wrong(counts) / 1000 > 0.5
 
 
 FUTILITY = ["base", "two states, sharp", "spells one arm at a time", "bound: base", "bound: two states"]

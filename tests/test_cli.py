@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 
 import pytest
+from scipy.stats import t as student
 
 from conftest import FIXTURES
 from versus.cli import main
+from versus.rule import CURRENT
 
 
 def test_unknown_experiment_is_a_usage_error(db, capsys):
@@ -45,10 +48,15 @@ def test_claims_hold_and_fail_as_constructed_and_fail_on_claims_exits_1(db, caps
     doc = json.loads(captured.out)
     verdicts = {c["id"]: c["verdict"] for c in doc["claims"]}
     assert verdicts == {"four-times": "holds", "ten-times": "does not hold"}
-    ratio = doc["claims"][0]["instances"][0]["ratio"]
-    # the interval printed is the one that decided, at its level (a look's share of the claims' 5%)
-    assert 3.6 < ratio["low"] <= ratio["value"] <= ratio["high"] < 4.4
-    assert 0.95 < doc["claims"][0]["instances"][0]["level"] < 1
+    instance = doc["claims"][0]["instances"][0]
+    ratio, level, rounds = instance["ratio"], instance["level"], instance["rounds"]
+    # the interval printed is the one that decided, at its level (a look's share of the claims' 5%): the
+    # program's ±3% jitter spreads less than the rule's floor below 20 rounds, so the floor sets its width
+    assert rounds == 10 < CURRENT.floor_until and 0.95 < level < 1
+    half = float(student.ppf(1 - (1 - level) / 2, rounds - 1)) * CURRENT.floor / math.sqrt(rounds)
+    assert 3.9 < ratio["value"] < 4.1
+    assert ratio["low"] == pytest.approx(ratio["value"] * math.exp(-half), rel=1e-6)
+    assert ratio["high"] == pytest.approx(ratio["value"] * math.exp(half), rel=1e-6)
     assert code == 1
     assert "ten-times" in captured.err
 

@@ -137,6 +137,9 @@ OLD, NEW = "cpython@3.11.7", "cpython@3.12.1"
 SPREADS = {"a": 0.1, "c": 0.05, "d": 0.15, "f": 0.1}  # of each claim pair's per-round log ratio (alternating ±)
 CENTERS = {"a": 2.5, "c": 2.0, "d": 1.3, "f": 2.5}
 BUDGET, SETUP = 300.0, 20.0
+# The fixture's sessions ran with the floor to 10 rounds (the rule until 2026-12-06): its numbers are worked
+# out for it, and the lab judges a session by the rule it stored.
+FIXTURE_RULE = CURRENT.replace(floor_until=10)
 
 
 def oracle_session(path: Path) -> int:
@@ -151,7 +154,7 @@ def oracle_session(path: Path) -> int:
             ("d", OLD): ratio_runs(alternating(1.3, 0.15, 24), 5.0), ("e", OLD): flat(24, 5.0),
             ("d", NEW): ratio_runs(alternating(1.3, 0.15, 24), 5.0), ("e", NEW): flat(24, 5.0),
             ("f", OLD): ratio_runs(alternating(2.5, 0.1, 6), 1.0), ("g", OLD): flat(6, 1.0)}
-    return build(path, raw, arms, budget=BUDGET, setup=SETUP)
+    return build(path, raw, arms, budget=BUDGET, setup=SETUP, rule=FIXTURE_RULE)
 
 
 def df_of(n: int) -> int:
@@ -162,9 +165,9 @@ def df_of(n: int) -> int:
 
 def fixed_n(center: float, sd: float, bound: float, tail: float, holds: bool, floor: float = 0.2) -> int:
     """The least n ≥ 3 at which one t test at one-sided `tail`, its estimate on `center` (log scale),
-    decides against `bound`; below 10 rounds the spread is at least `floor`."""
+    decides against `bound`; below the fixture rule's `floor_until` (10) the spread is at least `floor`."""
     for n in range(3, 10_000):
-        half = student.ppf(1 - tail, df_of(n)) * max(sd, floor if n < 10 else 0.0) / math.sqrt(n)
+        half = student.ppf(1 - tail, df_of(n)) * max(sd, floor if n < FIXTURE_RULE.floor_until else 0.0) / math.sqrt(n)
         if (center - half >= bound) if holds else (center + half < bound):
             return n
     raise AssertionError("no n")
@@ -237,7 +240,7 @@ def test_a_pair_this_run_barely_looked_at_takes_its_truth_from_other_runs(tmp_pa
     raw = experiment("lab", list("abcdefg"), [claim("a-2x", "a", "b", 2), claim("f-2x", "f", "g", 2)])
     build(tmp_path / "short.db", raw, {("a", OLD): ratio_runs(alternating(2.5, 0.1, 12), 2.0), ("b", OLD): flat(12, 1.0),
                                        ("f", OLD): ratio_runs(alternating(2.5, 0.1, 2), 1.0), ("g", OLD): flat(2, 1.0)},
-          budget=BUDGET, setup=SETUP)
+          budget=BUDGET, setup=SETUP, rule=FIXTURE_RULE)
     code, alone, _ = run_lab(capsys, "oracle", str(tmp_path / "short.db"))
     assert code == 0 and "2 rounds analysed: too few for a truth" in alone
     assert "1 claims have a pair with too few rounds here for a truth" in alone and "--truth): lab f-2x" in alone
@@ -711,7 +714,36 @@ def test_calibration_counts_each_scenario_s_wrong_verdicts_under_the_rule(capsys
     low, high = re.match(r"[\d.]+% \[([\d.]+)%, ([\d.]+)%\]", cells[3]).groups()  # type: ignore[union-attr]
     if wrong == 0:  # Clopper–Pearson's upper end with no success: 1 − (2.5%)^(1/trials)
         assert float(low) == 0 and float(high) == pytest.approx(100 * (1 - 0.025 ** (1 / trials)), abs=0.006)
-    assert cells[4] == ("yes" if wrong / trials <= 0.025 else "NO") and cells[5] == f"{decided / trials:.0%}"
+    assert cells[4] == ("yes" if wrong / trials <= 0.025 else "NO") and cells[7] == f"{decided / trials:.0%}"
+    # a comparison is never flagged: every wrong verdict of an A/A pair is one the report gives unflagged
+    assert cells[5] == f"{wrong} ({wrong / trials:.2%})" and cells[6] == cells[4]
+
+
+def test_calibration_counts_a_claims_wrong_verdicts_the_plain_mean_does_not_give_as_flagged(capsys):
+    """At the trim's edge (one arm's processes in a second state one time in four) a sample with fewer of
+    them than the trim cuts is trimmed to one state; the plain mean of its rounds sees them, so the report
+    flags such a verdict as depending on an analysis choice, and "unflagged" leaves it out."""
+    import numpy as np
+
+    from versus import simulate
+
+    name, trials = "bound: second state one in four", 300
+    scenario = simulate.SCENARIOS[name]
+    truth = stats.Bound(scenario.truth(), None)
+    rows = simulate.ratios(np.random.default_rng(sum(map(ord, name))), scenario.noise, trials, 200,
+                           simulate.BOUND_EFFECT)
+    wrong = unflagged = 0
+    for r in rows:
+        decision = stats.sequential(list(r), truth, 0.05 / 2, 3)
+        if decision.verdict == "does not hold":
+            wrong += 1
+            plain = stats.sequential(list(r)[:decision.n], truth, 0.05 / 2, 3, rule=CURRENT.replace(trims=((0, 0.0),)))
+            unflagged += plain.verdict == "does not hold"
+    assert unflagged < wrong  # the flag is not vacuous here
+    code, out, _ = run_lab(capsys, "calibration", "--trials", str(trials), "--scenario", name)
+    assert code == 0
+    cells = next(line for line in out.splitlines() if line.startswith(name + " |")).split(" | ")
+    assert cells[2] == str(wrong) and cells[5] == f"{unflagged} ({unflagged / trials:.2%})"
 
 
 def test_calibration_under_another_rule_shows_the_two_state_hole(capsys):

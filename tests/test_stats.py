@@ -238,9 +238,10 @@ def test_equivalence_is_found_for_equal_arms_and_never_for_five_percent():
 def test_the_minimal_detectable_effect_has_its_power():
     """An effect of exactly the reported MDE is detected at the next look about 80% of the time, and
     one of half the MDE far less often: an MDE that is too large (or too small) fails here. Past the
-    floor of few rounds, where the rounds' own spread decides (12 rounds; the next look is at 15)."""
+    floor of few rounds, where the rounds' own spread decides (25 rounds; the next look is at 30)."""
     rng = np.random.default_rng(5)
-    sd, alpha, have, start = 0.03, 0.05, 12, 12
+    sd, alpha, have, start = 0.03, 0.05, 25, 25
+    assert have > CURRENT.floor_until
     first = stats.sequential(list(rng.normal(0, sd, have)), stats.Comparison(), alpha, start)
     assert first.verdict == "inconclusive" and first.mde is not None
     location = stats.Location(0.0, sd / math.sqrt(have), have - 1.0, have)
@@ -250,7 +251,7 @@ def test_the_minimal_detectable_effect_has_its_power():
     def detected(effect: float) -> float:
         hits = 0
         for _ in range(2000):
-            units = list(math.log1p(effect) + rng.normal(0, sd, 15))
+            units = list(math.log1p(effect) + rng.normal(0, sd, 30))
             decision = stats.sequential(units, stats.Comparison(), alpha, start)
             hits += decision.verdict == "slower"
         return hits / 2000

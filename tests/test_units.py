@@ -145,10 +145,12 @@ def test_rounds_before_the_last_warmup_raise_are_left_out_of_a_verdict():
     item = Item("e", 0, 1, claim)
     after = [25.0, 26.0, 24.5, 25.5, 24.0, 26.5, 25.0, 25.2, 24.8, 25.6]
     observations = _pair([7.0, 6.5, *after], [2, 8] + [16] * len(after))
-    settled = judge(item, observations, 0.05, 3)
+    # the floor of few rounds ended at 10 rounds then: what settling does is what this test is about
+    rule = CURRENT.replace(floor_until=10)
+    settled = judge(item, observations, 0.05, 3, rule)
     # its first look past the floor of few rounds (docs/method.md)
     assert settled.verdict == "holds" and settled.n == 10 and settled.left_out == 2
-    pooled = judge(item, observations, 0.05, 3, CURRENT.replace(settle=False))  # every round, as before the rule
+    pooled = judge(item, observations, 0.05, 3, rule.replace(settle=False))  # every round, as before the rule
     assert pooled.verdict == "inconclusive" and pooled.n == 12 and pooled.left_out == 0
     early = judge(item, _pair([7.0, 6.5, 25.0], [2, 8, 16]), 0.05, 3)
     assert early.interval is None and "(2 earlier rounds, before a warmup raise, left out)" in early.note

@@ -44,7 +44,7 @@ class Rule:
     spending: str = "uniform"  # per-look level: "uniform" (α/K over the design's K looks) or "harmonic" (α/(k(k+1)))
     first_look: int = 3  # fewer rounds decide nothing with an unknown spread
     floor: float = 0.2  # below `floor_until` rounds, a per-round spread (log scale) of at least this
-    floor_until: int = 10
+    floor_until: int = 20
     mean_agrees: bool = True  # a verdict needs the plain mean of its rounds on the verdict's side too
     settle: bool = True  # leave out the rounds run before an arm's warmup was last raised
     intersection_union: bool = True  # a claim over k pairs tests its "holds" end at k times a pair's α
@@ -177,6 +177,8 @@ class Rule:
             raise ValueError("each trim must lie in [0, 0.5)")
         if self.floor < 0 or self.first_look < 2:
             raise ValueError("floor must be ≥ 0 and first_look ≥ 2")
+        if self.floor_until < 0:
+            raise ValueError(f"floor_until must be a number of rounds ≥ 0, not {self.floor_until}")
         if self.history < 0:
             raise ValueError(f"history must be a number of rounds ≥ 0, not {self.history}")
         for spread in [self.learned] * bool(self.learned) + [values for _, values in self.spreads]:

@@ -40,8 +40,8 @@ ARM_LEVEL = 0.95  # per-arm intervals are descriptive, at 95%
 POWER = 0.8  # of the minimal detectable effect
 FIRST_LOOK = CURRENT.first_look  # fewer than 3 rounds cannot decide anything with an unknown variance
 UNUSABLE = 10.0  # an interval whose high/low exceeds this is said in words, not printed
-# Futility is judged from this many rounds on: below it the rule floors the spread (`Rule.floor_until`),
-# so a projection from fewer rounds is a projection from a spread the rule does not trust either.
+# Futility is judged from this many rounds on: a spread from fewer rounds is too uncertain to project
+# from (at 10 rounds it is off by about a quarter either way; `REACH_TAIL` allows for that).
 FUTILE_FROM = 10
 REACH_TAIL = 0.1  # `Decision.reachable` takes the spread at the low end of its 80% interval
 # rounds_needed found no look that decides: said of every such item, with or without an interval

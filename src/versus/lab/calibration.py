@@ -5,8 +5,13 @@ A/A scenarios: a comparison of an arm with itself called faster or slower. Bound
 whose truth lies exactly on its bound (≥) called "does not hold". Each trial is one item in a family
 of `items` (α/items each, as `tests/test_calibration.py` takes 2), from `start` rounds up to `rounds`,
 seeded by the scenario's name as the test seeds it, so that `--trials 3000` prints the test's counts.
-Scenarios marked "limit" are the rule's documented limits (docs/method.md), not calibrated cases.
+Scenarios marked "limit" are the rule's documented limits (docs/method.md), not calibrated cases; at
+"the trim's edge" (a second state about as common as the trim cuts off) the wrong verdicts the report
+gives unflagged are the calibrated ones.
 "decided": the share of trials with any verdict but inconclusive (an A/A pair called the same, mostly).
+"unflagged": the wrong verdicts a report gives without saying they depend on an analysis choice (a
+claim's wrong verdict that the plain mean of the same rounds does not give is flagged; comparisons
+are never flagged), with its own "≤ α".
 `--futility`: each trial also stops where `versus run`'s scheduler would stop feeding it (`stats.futile`).
 `--history N`: each trial's pair first learns its spread from N earlier sessions of 20 rounds, as a
 session learns it from the store's earlier ones (history.py, `Rule.history`).
@@ -44,16 +49,20 @@ def calibration(trials: int, items: int, start: int, rounds: int, names: list[st
                                           "look within its rounds is expected to decide (futility)" if futility else "")
              + (f"; each trial's pair with the spread it learned from {history} earlier sessions of "
                 f"{simulate.HISTORY_ROUNDS} rounds" if history else ""),
-             "scenario | kind | wrong | rate [95% interval] | ≤ α | decided | median rounds of decisions"]
+             "scenario | kind | wrong | rate [95% interval] | ≤ α | unflagged | ≤ α | decided | median rounds of decisions"]
     for scenario in (simulate.SCENARIOS[n] for n in names) if names else simulate.SCENARIOS.values():
         counts = scenario.counts(trials, seed=seed_of(scenario.name), items=items, rule=rule, start=start, rounds=rounds,
                                   futility=futility, history=history)
         wrong = scenario.wrong(counts)
         low, high = stats.clopper_pearson(wrong, trials)
-        verdict = "yes" if wrong / trials <= alpha else "NO"
+        unflagged = scenario.confidently_wrong(counts)
+        verdicts = ["yes" if count / trials <= alpha else "NO" for count in (wrong, unflagged)]
         if scenario.limit:
-            verdict += " (a limit)"
+            verdicts = [f"{v} (a limit)" for v in verdicts]
+        elif scenario.trim_edge and verdicts[0] == "NO":
+            verdicts[0] = "NO (the trim's edge: flagged)"
         median = f"{statistics.median(counts.rounds):.0f}" if counts.rounds else "–"
         lines.append(f"{scenario.name} | {scenario.kind} | {wrong} | {wrong / trials:.2%} [{low:.2%}, {high:.2%}] | "
-                     f"{verdict} | {len(counts.rounds) / trials:.0%} | {median}")
+                     f"{verdicts[0]} | {unflagged} ({unflagged / trials:.2%}) | {verdicts[1]} | "
+                     f"{len(counts.rounds) / trials:.0%} | {median}")
     return "\n".join(lines)
