@@ -27,6 +27,8 @@ VALUES = ("median", "min")
 ABSENT: dict[str, Any] = {"history": 0}
 SpreadTable = tuple[tuple[str, tuple[float, ...]], ...]  # pair key → its learned spread at each of the rule's trims
 SPENDINGS = ("uniform", "harmonic")
+TABLES = ("spreads", "between")  # what a session learned of its pairs: pair key → a value at each trim
+PER_TRIM = ("learned", "shift")  # one pair's, at each trim
 # The looks of the legacy rule: after the last one, each look 1.25 times the one before, without end.
 _LEGACY_LOOKS = (3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500)
 
@@ -55,6 +57,11 @@ class Rule:
     history: int = 30
     spreads: SpreadTable = ()
     learned: tuple[float, ...] = ()
+    # `between`: each such pair's spread of its ratio from one session to the next beyond what their rounds
+    # explain (a regime of the machine), at each of `trims`; `shift`: one pair's (`for_pair`). A session can
+    # pin its own ratio no closer than that: it is added to every look's standard error.
+    between: SpreadTable = ()
+    shift: tuple[float, ...] = ()
 
     # --- the schedule --------------------------------------------------------------------------
 
@@ -98,12 +105,16 @@ class Rule:
             floor = max(floor, self.learned[self.trim_level(n)])
         return floor
 
+    def shift_at(self, n: int) -> float:
+        """A pair's spread between sessions at the trim of n rounds (0: none learned)."""
+        return self.shift[self.trim_level(n)] if self.shift else 0.0
+
     def for_pair(self, key: str) -> Rule:
-        """The rule as it judges one pair: with the spread learned for it, if any (`spreads`)."""
-        if not self.spreads:
+        """The rule as it judges one pair: with the spreads learned for it, if any (`spreads`, `between`)."""
+        if not self.spreads and not self.between:
             return self
-        found = dict(self.spreads).get(key, ())
-        return self.replace(learned=found) if found != self.learned else self
+        found, shift = dict(self.spreads).get(key, ()), dict(self.between).get(key, ())
+        return self.replace(learned=found, shift=shift) if (found, shift) != (self.learned, self.shift) else self
 
     # --- a value -------------------------------------------------------------------------------
 
@@ -114,11 +125,13 @@ class Rule:
         data = dataclasses.asdict(self)
         data["trims"] = [list(t) for t in self.trims]
         data["looks"] = list(self.looks)
-        data["spreads"] = [[key, list(values)] for key, values in self.spreads]
-        data["learned"] = list(self.learned)
+        for name in TABLES:
+            data[name] = [[key, list(values)] for key, values in getattr(self, name)]
+        for name in PER_TRIM:
+            data[name] = list(getattr(self, name))
         # a field at the value a rule stored before it existed reads back as that value, and left out, a
         # stored session's rule (and its JSON report) is what it was before the field existed
-        for name, value in {**ABSENT, "spreads": [], "learned": []}.items():
+        for name, value in {**ABSENT, **{name: [] for name in TABLES + PER_TRIM}}.items():
             if data[name] == value:
                 del data[name]
         return data
@@ -137,17 +150,20 @@ class Rule:
                 values["trims"] = tuple((_number(a, int), _number(b, float)) for a, b in values["trims"])
             if "looks" in values:
                 values["looks"] = tuple(_number(n, int) for n in values["looks"])
-            if "spreads" in values:
-                values["spreads"] = tuple((str(key), tuple(_number(v, float) for v in spread))
-                                          for key, spread in values["spreads"])
-            if "learned" in values:
-                values["learned"] = tuple(_number(v, float) for v in values["learned"])
+            for name in TABLES:
+                if name in values:
+                    values[name] = tuple((str(key), tuple(_number(v, float) for v in spread))
+                                         for key, spread in values[name])
+            for name in PER_TRIM:
+                if name in values:
+                    values[name] = tuple(_number(v, float) for v in values[name])
         except (TypeError, ValueError):
-            raise ValueError("trims must be a list of [rounds, share] pairs, looks a list of round counts, spreads a "
-                             "list of [pair, [spread at each trim]] and learned a list of spreads") from None
+            raise ValueError("trims must be a list of [rounds, share] pairs, looks a list of round counts, spreads "
+                             "and between lists of [pair, [spread at each trim]], learned and shift lists of "
+                             "spreads") from None
         defaults = cls()
         for name, value in list(values.items()):
-            if name in ("trims", "looks", "spreads", "learned"):
+            if name in ("trims", "looks", *TABLES, *PER_TRIM):
                 continue
             kind = type(getattr(defaults, name))
             if kind is bool:
@@ -181,7 +197,8 @@ class Rule:
             raise ValueError(f"floor_until must be a number of rounds ≥ 0, not {self.floor_until}")
         if self.history < 0:
             raise ValueError(f"history must be a number of rounds ≥ 0, not {self.history}")
-        for spread in [self.learned] * bool(self.learned) + [values for _, values in self.spreads]:
+        learned = [spread for spread in (self.learned, self.shift) if spread]
+        for spread in learned + [values for name in TABLES for _, values in getattr(self, name)]:
             if len(spread) != len(self.trims) or any(not 0 <= v < math.inf for v in spread):
                 raise ValueError("each learned spread must give one value ≥ 0 for each of the rule's trims")
 
@@ -209,9 +226,11 @@ class Rule:
         floor = (f"; a per-round spread of at least {self.floor:g} below {self.floor_until} rounds"
                  if self.floor and self.floor_until else "")
         agree = "; the mean of the rounds must agree" if self.mean_agrees else ""
-        n = len(self.spreads)
+        n, moved = len(self.spreads), len(self.between)
         learned = ("" if not n else "; 1 pair's per-round spread at least its earlier sessions'" if n == 1 else
                    f"; {n} pairs' per-round spreads at least their earlier sessions'")
+        learned += ("" if not moved else "; 1 pair's ratio as uncertain as it moved between its earlier sessions"
+                    if moved == 1 else f"; {moved} pairs' ratios as uncertain as they moved between their earlier sessions")
         return (f"rule v{self.version}: α = {self.alpha:g} per experiment and family, threshold ±{self.delta:.0%}, "
                 f"looks from {self.first_look} rounds, {spending}{floor}{agree}{learned}")
 
@@ -244,7 +263,8 @@ def with_overrides(rule: Rule, pairs: Sequence[str]) -> Rule:
     for pair in pairs:
         if pair.strip() == "today":
             rule = CURRENT.replace(sequential=rule.sequential, settle=rule.settle,
-                                   intersection_union=rule.intersection_union, spreads=rule.spreads)
+                                   intersection_union=rule.intersection_union, spreads=rule.spreads,
+                                   between=rule.between)
             continue
         key, sep, text = pair.partition("=")
         key = key.strip()

@@ -25,7 +25,7 @@ from .drivers import driver_for
 from .executor import SubprocessExecutor
 from .experiment import load
 from .fleet.coordinator import coordinate
-from .history import learned_spreads
+from .history import learn
 from .host import host_name
 from .paths import SELFTEST_PROGRAM
 from .plan import Plan, make_plan
@@ -81,7 +81,7 @@ def run_selftest(seconds: float, db: Target | None, trials: int = 0, start: int 
     inner = _calibrate(plan, executor)
     while time.monotonic() < deadline and (not trials or tally.trials < trials):
         # as `versus run` does: each pair's spread in the earlier trials is a floor under its own (history.py)
-        learned = rule.replace(spreads=learned_spreads(store, plan.arms, plan.items, rule))
+        learned = learn(store, plan.arms, plan.items, rule, {name: m.model_dump() for name, m in plan.methods.items()})
         session = store.new_session(tally.trials, sys.argv, {}, {"selftest": True, "trial": tally.trials},
                                     definitions_of(plan), plan_record(plan, Options([str(PROGRAM)]), learned, sequential=True),
                                     versus_info())

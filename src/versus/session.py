@@ -20,7 +20,7 @@ from .errors import StoreError, UsageError, VersusError
 from .executor import Executor, pinned_cpus
 from .experiment import Experiment
 from .fleet.coordinator import coordinate
-from .history import learned_spreads
+from .history import learn
 from .host import host_metadata, host_name
 from .plan import Plan
 from .record import (
@@ -61,7 +61,7 @@ def start(store: Store, options: Options, seed: int, executor: Executor, progres
     store.acquire()
     argv = argv if argv is not None else sys.argv
     # what the store's earlier sessions say of each pair's spread, fixed before the first round (history.py)
-    rule = CURRENT.replace(spreads=learned_spreads(store, plan.arms, plan.items, CURRENT))
+    rule = learn(store, plan.arms, plan.items, CURRENT, {name: m.model_dump() for name, m in plan.methods.items()})
     session_id = store.new_session(seed, argv, host_metadata(), options.stored(), definitions_of(plan),
                                    plan_record(plan, options, rule), versus_info())
     jobs = []

@@ -193,7 +193,7 @@ def calibrate(effect: float, start: int, trials: int, max_rounds: int, seed: int
     counts = Counts()
     for row in rows:
         units = list(row)
-        mine = rule.replace(learned=learned(earlier, noise, rule, history)) if history and rule.history else rule
+        mine = learned(earlier, noise, rule, history) if history and rule.history else rule
         decision = stats.sequential(units, judged, alpha, start=start, rule=mine)
         if futility:  # the looks up to the one that ended the trial, any of which may have stopped it first
             decision = until_futile(units[:decision.n], judged, alpha, start, mine, max_rounds) or decision
@@ -209,11 +209,13 @@ HISTORY_ROUNDS = 20  # rounds of each earlier session `learned` draws: about a s
 
 
 def learned(rng: np.random.Generator, noise: Noise, rule: Rule, sessions: int,
-            rounds: int = HISTORY_ROUNDS) -> tuple[float, ...]:
-    """The spread a pair learns from `sessions` earlier sessions of `rounds` rounds under this noise (at
-    each of the rule's trims, `stats.pooled_spread`); () where they hold fewer than the rule's `history`."""
-    rows = ratios(rng, noise, sessions, rounds)
-    return stats.pooled_spread([list(row) for row in rows], rule)
+            rounds: int = HISTORY_ROUNDS) -> Rule:
+    """The rule as it judges a pair that learned from `sessions` earlier sessions of `rounds` rounds under
+    this noise, as history.py learns from a store: their per-round spread (`stats.pooled_spread`) and
+    how far the ratio moved between them (`stats.pooled_between`), at each of the rule's trims; nothing
+    where they hold fewer rounds than the rule's `history`."""
+    rows = [list(row) for row in ratios(rng, noise, sessions, rounds)]
+    return rule.replace(learned=stats.pooled_spread(rows, rule), shift=stats.pooled_between(rows, rule))
 
 
 def until_futile(units: list[float], criterion: stats.Criterion, alpha: float, start: int, rule: Rule,

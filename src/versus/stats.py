@@ -17,7 +17,9 @@
   their tiny spread would otherwise decide (docs/method.md, "Few rounds and two states").
 - A pair whose earlier sessions in the store measured its per-round spread (`Rule.spreads`, history.py)
   has that spread as a floor at every look: a few lopsided rounds of processes in two states look less
-  spread than the pair is, and the pair's history says how spread it is.
+  spread than the pair is, and the pair's history says how spread it is. Where its ratio moved between
+  those sessions beyond what their rounds explain (`Rule.between`), that movement is added to every
+  look's standard error: no session pins the ratio closer than the sessions differ.
 - Multiplicity: an experiment's comparisons share α = 5%, and its claims' pairs another 5% (Bonferroni).
 """
 from __future__ import annotations
@@ -118,11 +120,13 @@ def welch_location(a: Sequence[float], b: Sequence[float], rule: Rule = CURRENT)
 
 
 def floored(location: Location, rule: Rule) -> Location:
-    """The location with its standard error at least the rule's floor at its n (docs/method.md)."""
-    floor = rule.floor_at(location.n)
-    if floor <= 0 or location.se >= floor / math.sqrt(location.n):
-        return location
-    return Location(location.center, floor / math.sqrt(location.n), location.df, location.n)
+    """The location with its standard error at least the rule's floor at its n, and with the spread of its
+    pair's ratio between sessions added, where one was learned (docs/method.md)."""
+    floor, shift = rule.floor_at(location.n), rule.shift_at(location.n)
+    se = max(location.se, floor / math.sqrt(location.n)) if floor > 0 else location.se
+    if shift > 0:
+        se = math.hypot(se, shift)
+    return location if se == location.se else Location(location.center, se, location.df, location.n)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -162,6 +166,54 @@ def pooled_spread(sessions: Sequence[Sequence[float]], rule: Rule) -> tuple[floa
         spread = math.sqrt(squares / freedom)
         spreads.append(spread * math.sqrt(freedom / float(distributions.chi2.ppf(1 - REACH_TAIL, freedom))))
     return tuple(spreads)
+
+
+BETWEEN_FROM = 10  # rounds of an earlier session from which its ratio's standard error is worth weighing
+# The spread between sessions is taken at the low end of its 98% interval: added to every look's standard
+# error (not a floor under it), a spurious one costs each decision of a pair whose sessions agree.
+BETWEEN_TAIL = 0.01
+
+
+def pooled_between(sessions: Sequence[Sequence[float]], rule: Rule) -> tuple[float, ...]:
+    """How far a pair's ratio moves from one session to the next beyond what each session's rounds
+    explain (history.py), at each of the rule's trims: the spread between sessions of a random-effects
+    model, each session's trimmed mean with its standard error, taken at the low end of its 98%
+    interval (the Q-profile: the least τ at which the generalized homogeneity statistic falls to its
+    chi-square quantile at 1 − BETWEEN_TAIL; a spread above the truth would cost decisions, one below it
+    only protects less). So it is 0 unless the sessions disagree beyond what chance gives one time in a
+    hundred. () where fewer than 3 sessions have BETWEEN_FROM rounds, where they hold fewer than
+    `rule.history` rounds in all, or where the sessions agree."""
+    long = [s for s in sessions if len(s) >= BETWEEN_FROM]
+    if len(long) < 3 or sum(len(s) for s in long) < max(1, rule.history):
+        return ()
+    shifts = []
+    for _, trim in rule.trims:
+        located = [loc for loc in (trimmed_location(rounds, trim, rule) for rounds in long) if loc.se > 0]
+        if len(located) < 3:
+            return ()
+        centers = np.array([loc.center for loc in located])
+        # each session's standard error from the per-round spread pooled over all of them: one session's
+        # own, from a dozen degrees of freedom, is off by a third either way, and the homogeneity statistic
+        # would read that as sessions that disagree
+        unit = sum(loc.df * loc.unit_sd ** 2 for loc in located) / sum(loc.df for loc in located)
+        variances = np.array([unit / loc.n for loc in located])
+        quantile = float(distributions.chi2.ppf(1 - BETWEEN_TAIL, len(located) - 1))
+        if _homogeneity(centers, variances, 0.0) <= quantile:
+            shifts.append(0.0)
+            continue
+        low, high = 0.0, float(np.var(centers, ddof=1) * 10 + variances.max())
+        for _ in range(60):  # the statistic falls as τ² grows: bisect to where it meets the quantile
+            middle = (low + high) / 2
+            low, high = (middle, high) if _homogeneity(centers, variances, middle) > quantile else (low, middle)
+        shifts.append(math.sqrt(low))
+    return tuple(shifts) if any(shifts) else ()
+
+
+def _homogeneity(centers: np.ndarray, variances: np.ndarray, tau2: float) -> float:
+    """The generalized Q statistic of sessions' estimates with these variances, at a spread τ² between them."""
+    weights = 1 / (variances + tau2)
+    mean = float(np.sum(weights * centers) / np.sum(weights))
+    return float(np.sum(weights * (centers - mean) ** 2))
 
 
 # --- criteria: what a verdict is ------------------------------------------------------------
@@ -506,7 +558,7 @@ def detectable(location: Location, alpha: float, start: int, latest: int, delta:
     n, (tail, _) = upcoming
     df = trimmed_df(n, rule) if rule.version >= 2 else max(1.0, n - 1.0)  # the legacy rule's MDE used n − 1
     spread = max(location.unit_sd, rule.floor_at(n))
-    half = (t_quantile(1 - tail, df) + t_quantile(POWER, df)) * spread / math.sqrt(n)
+    half = (t_quantile(1 - tail, df) + t_quantile(POWER, df)) * math.hypot(spread / math.sqrt(n), rule.shift_at(n))
     return math.expm1(math.log1p(delta) + half)
 
 

@@ -25,7 +25,7 @@ from .. import judge, stats, units
 from ..definitions import Method
 from ..errors import UsageError
 from ..record import StoredMethod, StoredPlan
-from ..rule import Rule
+from ..rule import PER_TRIM, TABLES, Rule
 from ..verdict import Verdict
 from .stored import REPORT_HINT, Values, read_report, rounds, start_of
 
@@ -261,7 +261,7 @@ def across(paths: list[Path]) -> Across:
             if rule is not None:
                 # what a session learned (a pair's history) is its data, not its rule
                 differ |= {f.name for f in dataclasses.fields(Rule)
-                           if f.name not in ("spreads", "learned") and getattr(own, f.name) != getattr(rule, f.name)}
+                           if f.name not in (*TABLES, *PER_TRIM) and getattr(own, f.name) != getattr(rule, f.name)}
             rule = rule or own
             arms = {arm["key"]: arm for arm in doc["arms"]}
             plan = StoredPlan.of((doc.get("session") or {}).get("plan"))
