@@ -53,6 +53,34 @@ def test_a_session_stored_before_the_rule_was_a_value_reports_exactly_as_before(
     assert today["rule"]["version"] == 1 and today["rule"]["spending"] == "harmonic"
 
 
+RULE_V2 = FIXTURES / "db-6dea88d"  # main at 6dea88d: rule v2, the floor to 10 rounds, history: its README
+
+
+@pytest.mark.parametrize("session", [1, 2, 3, 4])
+def test_a_session_stored_before_the_floor_to_twenty_rounds_reports_byte_for_byte_as_then(tmp_path, capsys, session):
+    """A database written by main at 6dea88d (2026-11-29): each session's JSON and Markdown reports by
+    today's versus are the files that versus printed, byte for byte, learned spreads and all."""
+    db = tmp_path / "v2.db"
+    shutil.copy(RULE_V2 / "versus.db", db)
+    for form, suffix in (("json", "json"), ("markdown", "md")):
+        assert main(["report", str(session), "--db", str(db), "--format", form]) == 0
+        assert capsys.readouterr().out == (RULE_V2 / f"report-{session}.{suffix}").read_text()
+
+
+def test_the_rule_of_today_leaves_open_what_the_floor_to_ten_rounds_decided(tmp_path, capsys):
+    db = tmp_path / "v2.db"
+    shutil.copy(RULE_V2 / "versus.db", db)
+    assert main(["report", "4", "--db", str(db), "--format", "json"]) == 0
+    then = {c["id"]: c for c in json.loads(capsys.readouterr().out)["claims"]}
+    assert then["four-times"]["verdict"] == "holds" and then["four-times"]["instances"][0]["rounds"] == 10
+    assert main(["report", "4", "--db", str(db), "--format", "json", "--rule", "today"]) == 0
+    today = json.loads(capsys.readouterr().out)
+    claims = {c["id"]: c for c in today["claims"]}
+    assert today["rule"]["floor_until"] == CURRENT.floor_until == 20
+    assert claims["four-times"]["verdict"] == "inconclusive"  # 10 rounds: the floor still holds
+    assert claims["ten-times"]["verdict"] == "does not hold"  # 4× against ≥ 10×: far enough for any floor
+
+
 def test_report_rule_judges_the_same_rounds_by_another_rule(tmp_path, capsys):
     db = tmp_path / "old.db"
     shutil.copy(LEGACY / "v3-eddfbcc.db", db)
