@@ -525,6 +525,10 @@ def test_values_compares_the_spread_with_the_median_and_the_fastest_sample(tmp_p
     assert "vals | claims | 1 of 1" in out
     # x's first sample is always outside the spell: the minimum of its first 1 … 5 is the fastest of all
     assert f"| vals | claims | {' → '.join([f'{sample_sd(fastest):.3f}'] * 5)}" in out
+    code, out, _ = run_lab(capsys, "values", str(tmp_path / "v.db"), "--first", "2")
+    assert code == 0 and f"| vals | claims | {sample_sd(fastest):.3f} → {sample_sd(fastest):.3f}\n" in out
+    code, _, err = run_lab(capsys, "values", str(tmp_path / "v.db"), "--first", "0")
+    assert code == 2 and "--first 0 must be at least 1" in err
 
 
 def test_raises_counts_the_processes_still_warming_up_in_rounds_0_and_1(tmp_path, capsys):

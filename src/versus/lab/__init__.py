@@ -45,6 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     values.add_argument("dbs", type=parse_target, nargs="*", metavar="DB", help="make run databases (their latest sessions)")
     values.add_argument("--model", action="store_true", help="the noise model with spells within a process instead")
     values.add_argument("--trials", type=int, default=2000, help="with --model: trials per row (default 2000)")
+    values.add_argument("--first", type=int, default=5, metavar="K",
+                        help="the spread with the minimum of each process's first 1 … K samples (default 5)")
     rule_option(values, "with --model: today's rule")
 
     feasibility = commands.add_parser("feasibility", help="from several make runs pooled: the process time deciding "
@@ -153,9 +155,11 @@ def _analysis(args: argparse.Namespace) -> str:
             return model(with_overrides(CURRENT, args.rule), args.trials)
         if not args.dbs:
             raise UsageError("no database given", "give the versus.db of one or more make runs, or --model")
+        if args.first < 1:
+            raise UsageError(f"--first {args.first} must be at least 1", "e.g. --first 20")
         for db in args.dbs:
             open_store(db)  # every database is there before any is analysed
-        return values(args.dbs)
+        return values(args.dbs, args.first)
     if args.lab == "feasibility":
         from .feasibility import feasibility
         return feasibility(args.dbs, args.rule, None if args.uncorrected else

@@ -205,7 +205,11 @@ def _first(k: int) -> Callable[[Sequence[float]], float]:
 # "more samples per process" where the value is the fastest sample: the minimum of the first k of the
 # stored samples is what a process measuring k samples would have given
 FIRST = 5
-FIRST_WAYS: dict[str, Callable[[Sequence[float]], float]] = {f"min of {k}": _first(k) for k in range(1, FIRST + 1)}
+
+
+def first_ways(first: int = FIRST) -> dict[str, Callable[[Sequence[float]], float]]:
+    """The minimum of the first 1 … `first` measured samples of each process."""
+    return {f"min of {k}": _first(k) for k in range(1, first + 1)}
 
 
 def spreads(path: Target, ways: dict[str, Callable[[Sequence[float]], float]] | None = None
@@ -236,7 +240,7 @@ def spreads(path: Target, ways: dict[str, Callable[[Sequence[float]], float]] | 
     return out
 
 
-def values(paths: list[Target]) -> str:
+def values(paths: list[Target], first: int = FIRST) -> str:
     table: dict[tuple[str, str], list[dict[str, float]]] = {}
     lines = ["database | experiment | pairs | median SD of the per-round log ratio: median value → min value"]
     for path in paths:
@@ -248,9 +252,9 @@ def values(paths: list[Target]) -> str:
         smaller = sum(row["min"] < row["median"] for row in rows)
         lines.append(f"{experiment} | {kind} | {smaller} of {len(rows)}")
     lines += ["", "database | experiment | pairs | median SD of the per-round log ratio with the minimum of the "
-              f"first 1 … {FIRST} measured samples per process (processes with fewer give their minimum)"]
+              f"first 1 … {first} measured samples per process (processes with fewer give their minimum)"]
     for path in paths:
-        for (experiment, kind), by_way in sorted(spreads(path, FIRST_WAYS).items()):
+        for (experiment, kind), by_way in sorted(spreads(path, first_ways(first)).items()):
             lines.append(f"{name_of(path)} | {experiment} | {kind} | " + " → ".join(f"{v:.3f}" for v in by_way.values()))
     return "\n".join(lines)
 
