@@ -540,6 +540,26 @@ def test_a_claim_pair_not_yet_looked_at_gets_its_first_look_before_the_whole_cla
     assert choice.target == 3 and choice.rank == 1  # its first look, as a pair that may settle its claim
 
 
+def test_a_dear_pair_not_yet_looked_at_goes_before_a_cheap_claim_near_its_bound(tmp_path, db):
+    """make run #35, 2026-12-06: rpc's 2008 pairs (26 s a process) kept the 1 round of the first phase
+    to the end. With the chance of an unknown (½) their first looks (about 100 s each) weighed more than
+    cheap claims near their bounds, each held to 20 rounds by the floor of few rounds, and those took the
+    budget. How far a pair lies is unknown until its first look: the look comes first, however dear."""
+    scheduler = _swept_claims(tmp_path, db)
+    decisions = {i: Decision(Verdict.HOLDS, None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    unseen = _pair(scheduler, "ten-times", "2")  # 1 round: 2 dear rounds (40 s) to its first look
+    decisions[unseen] = Decision(Verdict.INCONCLUSIVE, None, 0.0, 1, True)
+    near = _pair(scheduler, "four-times", "1")  # 3×–5×, at 4.9 with a wide interval: 5 cheap rounds (10 s)
+    decisions[near] = Decision(Verdict.INCONCLUSIVE, Interval(4.9, 3.0, 8.0), 0.99, 3, True, rounds_needed=8,
+                               spread=0.4)
+    scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
+    assert _chosen(scheduler, decisions) == unseen
+    # looked at, and near its bound too, the dear pair waits for the cheap one
+    decisions[unseen] = Decision(Verdict.INCONCLUSIVE, Interval(10.5, 6.0, 18.0), 0.99, 3, True, rounds_needed=8,
+                                 spread=0.4)
+    assert _chosen(scheduler, decisions) == near
+
+
 def test_the_progress_line_counts_open_claims_not_their_open_pairs(tmp_path, db):
     """make run, 2026-11-26: "65 claims open" of 57 claims, counting pairs. Here 3 pairs are open but
     one claim: ten-times already does not hold by its size=1 pair."""
