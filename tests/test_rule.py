@@ -53,7 +53,7 @@ def test_a_session_stored_before_the_rule_was_a_value_reports_exactly_as_before(
     assert today["rule"]["version"] == 1 and today["rule"]["spending"] == "harmonic"
 
 
-RULE_V2 = FIXTURES / "db-6dea88d"  # main at 6dea88d: rule v2, the floor to 10 rounds, history: its README
+RULE_V2 = FIXTURES / "rule-v2-6dea88d"  # main at 6dea88d: rule v2, the floor to 10 rounds, history: its README
 
 
 @pytest.mark.parametrize("session", [1, 2, 3, 4])
