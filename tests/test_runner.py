@@ -544,7 +544,8 @@ def test_a_dear_pair_not_yet_looked_at_goes_before_a_cheap_claim_near_its_bound(
     """make run #35, 2026-12-06: rpc's 2008 pairs (26 s a process) kept the 1 round of the first phase
     to the end. With the chance of an unknown (½) their first looks (about 100 s each) weighed more than
     cheap claims near their bounds, each held to 20 rounds by the floor of few rounds, and those took the
-    budget. How far a pair lies is unknown until its first look: the look comes first, however dear."""
+    budget; in #37, ranked with the far claims, they waited for cheaper far claims. How far a pair lies
+    is unknown until its first look, and no claim is decided without it: the look comes first, however dear."""
     scheduler = _swept_claims(tmp_path, db)
     decisions = {i: Decision(Verdict.HOLDS, None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
     unseen = _pair(scheduler, "ten-times", "2")  # 1 round: 2 dear rounds (40 s) to its first look
@@ -554,6 +555,12 @@ def test_a_dear_pair_not_yet_looked_at_goes_before_a_cheap_claim_near_its_bound(
                                spread=0.4)
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
     assert _chosen(scheduler, decisions) == unseen
+    # and before a cheap claim far from its bound (#37: in their tier, the first looks waited for those)
+    decisions[near] = Decision(Verdict.INCONCLUSIVE, Interval(3.9, 3.6, 4.2), 0.99, 3, True, rounds_needed=8,
+                               spread=0.02)
+    assert _chosen(scheduler, decisions) == unseen
+    decisions[near] = Decision(Verdict.INCONCLUSIVE, Interval(4.9, 3.0, 8.0), 0.99, 3, True, rounds_needed=8,
+                               spread=0.4)
     # looked at, and near its bound too, the dear pair waits for the cheap one
     decisions[unseen] = Decision(Verdict.INCONCLUSIVE, Interval(10.5, 6.0, 18.0), 0.99, 3, True, rounds_needed=8,
                                  spread=0.4)
