@@ -359,12 +359,12 @@ def test_replay_runs_the_scheduler_again_within_the_runs_process_time(tmp_path, 
 def test_replay_minutes_gives_each_replay_another_budget(tmp_path, capsys):
     """What a larger budget buys on the same world: the fixture's d-1.2x lies beyond the run's process
     time for a fixed-size test (the oracle's ranking above), which a sequential replay beats only by
-    luck (1 of these 3 since a pair's first look ranks with the far claims); an hour's replays spend
-    past the run's process time and decide d-1.2x more often."""
+    luck; an hour's replays spend past the run's process time and decide d-1.2x more often (12 replays
+    each: with 3, which of them the luck fell on moved with the order of the scheduler's first looks)."""
     oracle_session(tmp_path / "o.db")
-    own = run_lab(capsys, "replay", str(tmp_path / "o.db"), "--trials", "3", "--seed", "4")[1]
-    code, out, _ = run_lab(capsys, "replay", str(tmp_path / "o.db"), "--trials", "3", "--seed", "4", "--minutes", "60")
-    assert code == 0 and "3 replays of the scheduler within 60.0 min of process time" in out
+    own = run_lab(capsys, "replay", str(tmp_path / "o.db"), "--trials", "12", "--seed", "4")[1]
+    code, out, _ = run_lab(capsys, "replay", str(tmp_path / "o.db"), "--trials", "12", "--seed", "4", "--minutes", "60")
+    assert code == 0 and "12 replays of the scheduler within 60.0 min of process time" in out
     decided = {line.split(" | ")[0]: line.split(" | ")[1] for line in out.splitlines() if line.startswith("lab ")}
     before = {line.split(" | ")[0]: line.split(" | ")[1] for line in own.splitlines() if line.startswith("lab ")}
     assert int(decided["lab d-1.2x"].split()[0]) > int(before["lab d-1.2x"].split()[0])
