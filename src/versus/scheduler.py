@@ -326,7 +326,7 @@ class Scheduler:
         and no claim is decided without it. In tier 1 with the chance of an unknown (½), the first
         looks of rpc's 2008 pairs (about 100 s each) waited for claims near their bounds, which the
         floor of few rounds holds to 20 rounds, and make runs #35 and #36 ended with them at 1 round;
-        in tier 0 they waited for cheaper far claims, and #37 did too."""
+        in tier 0, in #37, they waited for cheaper far claims until 8 minutes were left."""
         ranks: dict[int, tuple[int, int, float]] = {}
         for members in self._pairs_of_claim.values():
             if judge.claim_verdict({decisions[i].verdict for i in members}) != Verdict.INCONCLUSIVE:
