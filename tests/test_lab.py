@@ -696,6 +696,12 @@ def test_claims_prints_the_tables_and_counts_of_a_report(tmp_path, capsys):
         "| `k3` | ≤ 1.1 | **inconclusive** | p ÷ q on cpython@3.11.7: inconclusive | 4.75× [0.5, 9] at 99.0% | 3 |"]
     code, out, _ = run_lab(capsys, "claims", path, "--counts")
     assert out.splitlines() == ["x: 2 of 3", "all: 2 of 3"]
+    # an open instance's note says why it has no interval: the floor of few rounds, or rounds that disagree
+    floor = "too few rounds for a usable interval: until it has more, the rule takes each round's spread to be at least 22%"
+    for note, why in ((floor, "too few rounds"), ("the rounds disagree too much for a usable interval", "rounds disagree")):
+        doc["claims"][2]["instances"][0]["note"] = note
+        code, out, _ = run_lab(capsys, "claims", write(tmp_path / "n.json", doc), "x")
+        assert out.splitlines()[-1].endswith(f"| 4.75× ({why}: no usable interval yet) | 3 |"), out
     code, _, err = run_lab(capsys, "claims", path, "nosuch")
     assert code == 2 and "no claims of nosuch" in err and "hint: it has claims of x" in err
 

@@ -66,7 +66,9 @@ def _measured(instance: dict[str, Any], ratio: bool) -> str:
     if shown is None:
         return instance.get("note") or "no interval"
     if instance.get("note"):
-        return f"{shown['value']:.3g}{sign} (rounds disagree: no usable interval yet)"
+        # below the floor of rounds the interval is wide by the rule's choice, not because the rounds disagree
+        why = "too few rounds" if instance["note"].startswith("too few rounds") else "rounds disagree"
+        return f"{shown['value']:.3g}{sign} ({why}: no usable interval yet)"
     ends = instance.get("ends_one_sided")
     level = f"at {units.level(ends[0])} / {units.level(ends[1])} one-sided" if ends and abs(ends[0] - ends[1]) > 1e-12 \
         else f"at {units.level(instance['level'])}"
