@@ -283,6 +283,16 @@ def test_the_oracle_takes_claims_cheapest_first_within_the_process_time_the_run_
     assert float(ranked[2][3]) == pytest.approx((first + cost_c + cost_f + cost_a_after_c) / 60, abs=0.006)
     assert "4 lab d-1.2x" in out and "(beyond the budget)" in out.split("4 lab d-1.2x")[1].split("\n")[0]
     assert "the oracle decides 3 of 4 claims within 4.7 min of process time: lab c-3x, lab f-2x, lab a-2x" in out
+    # --minutes: what a larger or smaller budget would have allowed, the same claims cheapest first
+    whole = first + cost_c + cost_f + cost_a_after_c + cost_d
+    code, out, _ = run_lab(capsys, "oracle", str(tmp_path / "o.db"), "--minutes", f"{whole / 60 + 0.01}")
+    assert code == 0 and f"; the oracle here gets {whole / 60 + 0.01:.1f} min (--minutes)" in out
+    assert "the oracle decides 4 of 4 claims" in out and "(beyond the budget)" not in out
+    code, out, _ = run_lab(capsys, "oracle", str(tmp_path / "o.db"), "--minutes", f"{(first + cost_c) / 60 + 0.001}")
+    assert code == 0 and "the oracle decides 1 of 4 claims" in out and ": lab c-3x\n" in out
+    for bad in ("0", "inf", "nan"):
+        code, _, err = run_lab(capsys, "oracle", str(tmp_path / "o.db"), "--minutes", bad)
+        assert code == 2 and f"--minutes {bad} must be a number of minutes more than 0" in err and "Traceback" not in err
 
 
 def test_the_oracle_counts_what_the_run_decided_and_its_rounds_against_the_oracles(tmp_path, capsys):

@@ -64,6 +64,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     oracle.add_argument("--truth", type=parse_target, action="append", default=[], metavar="DB",
                         help="other runs' databases: their pooled rounds are the truth of a pair this run has too few "
                         "rounds of (repeatable)")
+    oracle.add_argument("--minutes", type=float, metavar="M", help="process time for the oracle (default: the run's "
+                        "own, its budget less its set-up)")
     rule_option(oracle, "the session's own rule")
 
     schedule = commands.add_parser("schedule", help="what a run's process time was spent on: first and sequential "
@@ -167,9 +169,11 @@ def _analysis(args: argparse.Namespace) -> str:
     if args.lab == "contention":
         from .contention import contention
         return contention(args.dbs)
+    if args.lab in ("oracle", "replay") and args.minutes is not None and not 0 < args.minutes < math.inf:
+        raise UsageError(f"--minutes {args.minutes:g} must be a number of minutes more than 0", "e.g. --minutes 30")
     if args.lab == "oracle":
         from .oracle import oracle, render
-        return render(oracle(args.db, args.session, args.rule, args.truth))
+        return render(oracle(args.db, args.session, args.rule, args.truth, args.minutes))
     if args.lab == "schedule":
         from .schedule import render as render_schedule
         from .schedule import schedule
@@ -177,8 +181,6 @@ def _analysis(args: argparse.Namespace) -> str:
     if args.lab == "replay":
         if args.trials < 1:
             raise UsageError(f"--trials {args.trials} must be at least 1", "e.g. --trials 5")
-        if args.minutes is not None and not 0 < args.minutes < math.inf:
-            raise UsageError(f"--minutes {args.minutes:g} must be a number of minutes more than 0", "e.g. --minutes 30")
         from .replay import render as render_replay
         from .replay import replay
         return render_replay(replay(args.db, args.session, args.rule, args.truth, args.trials, args.seed, args.minutes))

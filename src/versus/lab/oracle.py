@@ -101,11 +101,12 @@ class Oracle:
     order: list[tuple[str, float]]  # every claim, cheapest first, with the seconds it adds
     chosen: list[str]  # the claims the oracle decides within the budget
     verdicts: dict[str, Verdict]  # the run's verdict of every measured claim
+    minutes: float | None = None  # the process time asked for (`--minutes`), where not the run's own
 
     @property
     def available(self) -> float:
-        """The process time the run really had: its budget less its set-up."""
-        return self.budget - self.setup
+        """The process time the run really had (its budget less its set-up), or the one asked for."""
+        return self.budget - self.setup if self.minutes is None else self.minutes * 60
 
     @property
     def decided(self) -> list[str]:
@@ -133,9 +134,12 @@ class Oracle:
         return [(p, p.decision.n / p.n if p.n else None) for p in self.pairs if p.decision.decided]
 
 
-def oracle(path: Target, session: int | None, changes: list[str], truths: list[Target] | None = None) -> Oracle:
+def oracle(path: Target, session: int | None, changes: list[str], truths: list[Target] | None = None,
+           minutes: float | None = None) -> Oracle:
     """`truths`: other runs' databases, whose pooled rounds stand in for a pair's truth and an arm's
-    cost where this run has too few rounds of it (a budgeted run looks only where it chooses to)."""
+    cost where this run has too few rounds of it (a budgeted run looks only where it chooses to).
+    `minutes`: the process time the oracle gets, where not the run's own (what a larger or smaller
+    budget would have allowed: the measure of `versus lab replay --minutes`)."""
     for other in truths or []:
         open_store(other)  # every database is there before any is analysed
     store = open_store(path)
@@ -176,13 +180,14 @@ def oracle(path: Target, session: int | None, changes: list[str], truths: list[T
         claims.setdefault(pair.claim, []).append(pair.need)
     order = list(claimset.cheapest_first(claims, ran, seconds))
     chosen, total = [], first
+    available = budget - setup if minutes is None else minutes * 60
     for claim, cost in order:
-        if total + cost > budget - setup:
+        if total + cost > available:
             break
         chosen.append(claim)
         total += cost
     verdicts = {f"{c.experiment} {c.claim.id}": c.verdict for c in analysis.claims if c.instances}
-    return Oracle(stored.id, rule, budget, setup, first, pairs, order, chosen, verdicts)
+    return Oracle(stored.id, rule, budget, setup, first, pairs, order, chosen, verdicts, minutes)
 
 
 def _pairs(analysis: Analysis, rule: Rule, pooled: Mapping[tuple[str, str], Pooled]) -> list[Pair]:
@@ -227,8 +232,9 @@ def _pairs(analysis: Analysis, rule: Rule, pooled: Mapping[tuple[str, str], Pool
 def render(result: Oracle) -> str:
     lines = [f"session {result.session}, {result.rule.describe()}",
              f"budget {result.budget / 60:.1f} min, set-up (time outside process runs) {result.setup / 60:.1f} min: "
-             f"{result.available / 60:.1f} min of process time, of which every arm's first rounds took "
-             f"{result.first / 60:.1f} min",
+             f"{(result.budget - result.setup) / 60:.1f} min of process time, of which every arm's first rounds took "
+             f"{result.first / 60:.1f} min" + ("" if result.minutes is None else
+                                               f"; the oracle here gets {result.available / 60:.1f} min (--minutes)"),
              "",
              "claim | pair | rounds | estimate | per-round SD | oracle's n | the run: verdict after rounds"]
     for pair in result.pairs:

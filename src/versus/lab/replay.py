@@ -136,7 +136,7 @@ def replay(path: Target, session: int | None, changes: list[str], truths: list[T
     if not stored.plan.budget:
         raise UsageError(f"session {stored.id} ran without a budget: a replay runs the scheduler within a run's budget",
                          "give a session of `make run` (or of `versus run --budget`)")
-    known = oracle(path, stored.id, changes, truths or None)
+    known = oracle(path, stored.id, changes, truths or None, minutes)  # the oracle of the replays' time
     analysis = analyze(store, stored.id, rule)
     others = [analyze(open_store(other), None, rule) for other in truths]
     world = World(analysis.arms, others)
@@ -146,7 +146,7 @@ def replay(path: Target, session: int | None, changes: list[str], truths: list[T
     plan = Plan(cast(list[Arm], arms), cast(dict[str, Method], methods), [], dict(analysis.experiments), {}, items,
                 groups_of(len(arms), items, [a.experiment_name for a in arms]))
     claims = sorted({f"{c.experiment} {c.claim.id}" for c in analysis.claims if c.instances})
-    available = known.available if minutes is None else minutes * 60
+    available = known.available
     out = [_trial(plan, world, rule, available, seed + number) for number in range(trials)]
     thin = [analysis.arms[i].key for i in world.thin()]
     return Replay(stored.id, rule, available, claims, frozenset(c for c in claims if known.verdicts[c].decided),
