@@ -105,8 +105,7 @@ class Oracle:
 
     @property
     def available(self) -> float:
-        """The process time the run really had (its budget less its set-up), or the one asked for."""
-        return self.budget - self.setup if self.minutes is None else self.minutes * 60
+        return process_time(self.budget, self.setup, self.minutes)
 
     @property
     def decided(self) -> list[str]:
@@ -132,6 +131,11 @@ class Oracle:
     def ratios(self) -> list[tuple[Pair, float | None]]:
         """Every pair the run decided, with its rounds ÷ the oracle's n (None where the oracle has none)."""
         return [(p, p.decision.n / p.n if p.n else None) for p in self.pairs if p.decision.decided]
+
+
+def process_time(budget: float, setup: float, minutes: float | None) -> float:
+    """The process time the run really had (its budget less its set-up), or the minutes asked for."""
+    return budget - setup if minutes is None else minutes * 60
 
 
 def oracle(path: Target, session: int | None, changes: list[str], truths: list[Target] | None = None,
@@ -180,7 +184,7 @@ def oracle(path: Target, session: int | None, changes: list[str], truths: list[T
         claims.setdefault(pair.claim, []).append(pair.need)
     order = list(claimset.cheapest_first(claims, ran, seconds))
     chosen, total = [], first
-    available = budget - setup if minutes is None else minutes * 60
+    available = process_time(budget, setup, minutes)
     for claim, cost in order:
         if total + cost > available:
             break
