@@ -157,6 +157,26 @@ def test_ten_lopsided_rounds_of_two_states_decide_without_the_learned_spread_and
     assert not stats.sequential(units, judged, 0.05, rule=then.replace(learned=learned)).decided
 
 
+def test_a_few_sessions_caught_by_slow_spells_do_not_set_every_later_session_s_floor():
+    """The selftest of 2026-12-06 16:30 (st20): an A/A pair whose typical round agreed within 0.4%, and
+    one trial in five with three of its ten rounds caught by a slow spell on one arm (more than a
+    ten-round trim takes off). Each session's trimmed variance, averaged, made a floor of 0.12–0.18 at
+    every trim, and no later trial could detect the planted 3%. Pooled and trimmed as one sample, the
+    rounds give what a long session's trim sees; and the two-state pair keeps its floor."""
+    rng = np.random.default_rng(7)
+    sessions = []
+    for index in range(30):
+        rounds = list(rng.normal(0, 0.004, 10))
+        if index % 5 == 0:
+            rounds[2:5] = [0.5, 0.45, 0.6]  # a slow spell on one arm for three rounds
+        sessions.append(rounds)
+    learned = stats.pooled_spread(sessions, CURRENT)
+    assert learned[1] < 0.01 and learned[2] < 0.01, learned  # averaged per session: 0.12 and 0.15
+    assert learned[0] > 0.1  # untrimmed, the spells count in full
+    earlier = simulate.ratios(rng, simulate.SCENARIOS["two states, sharp"].noise, 20, 10)
+    assert all(spread > 0.4 for spread in stats.pooled_spread([list(row) for row in earlier], CURRENT))
+
+
 def test_with_a_learned_spread_the_two_state_pair_errs_less_and_still_within_alpha():
     scenario = simulate.SCENARIOS["two states, sharp"]
     today = scenario.counts(3000, seed=11, items=1, futility=True, rounds=40)

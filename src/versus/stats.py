@@ -149,22 +149,34 @@ def bounds(location: Location, low_tail: float, high_tail: float) -> tuple[float
 
 def pooled_spread(sessions: Sequence[Sequence[float]], rule: Rule) -> tuple[float, ...]:
     """The per-round spread of several sessions' rounds of one pair (history.py), at each of the rule's
-    trims, each session about its own mean, pooled, and at the low end of its 80% interval (a floor above
-    the pair's spread would cost decisions; one below it only protects less); () with fewer than
-    `rule.history` rounds in all."""
+    trims: each session's rounds about its own median (so that a ratio that moved between sessions is
+    not spread), pooled into one sample and trimmed as one, and taken at the low end of its 80%
+    interval (a floor above the pair's spread would cost decisions; one below it only protects less);
+    () with fewer than `rule.history` rounds in all.
+
+    Trimmed as one sample, the pool is what a long session's trimmed rounds would show. Averaging each
+    session's own trimmed variance instead let a few sessions of ten rounds, three of them caught by a
+    slow spell (more than a ten-round trim takes off), set the floor of every later one: the selftest of
+    2026-12-06 16:30 learned a spread of 0.12–0.18 for an A/A pair whose typical round agreed within
+    0.4%, and no later trial could decide (docs/results.md, "The selftest")."""
     if sum(len(s) for s in sessions) < max(1, rule.history):
         return ()
     spreads = []
     for _, trim in rule.trims:
-        squares = freedom = 0.0
+        pool: list[float] = []
         for rounds in sessions:
-            location = trimmed_location(rounds, trim, rule)
-            squares += location.df * location.unit_sd ** 2
-            freedom += location.df
-        if freedom <= 0:
+            if len(rounds) < 2:
+                continue
+            center = float(np.median(rounds))  # a trimmed mean would carry a spell into the session's other rounds
+            scale = math.sqrt(len(rounds) / (len(rounds) - 1))  # a session's own mean took a degree of freedom
+            pool.extend((value - center) * scale for value in rounds)
+        if len(pool) < 2:
             return ()
-        spread = math.sqrt(squares / freedom)
-        spreads.append(spread * math.sqrt(freedom / float(distributions.chi2.ppf(1 - REACH_TAIL, freedom))))
+        location = trimmed_location(pool, trim, rule)
+        if location.df <= 0:
+            return ()
+        spread = location.unit_sd
+        spreads.append(spread * math.sqrt(location.df / float(distributions.chi2.ppf(1 - REACH_TAIL, location.df))))
     return tuple(spreads)
 
 
