@@ -158,7 +158,7 @@ def pooled_spread(sessions: Sequence[Sequence[float]], rule: Rule) -> tuple[floa
     session's own trimmed variance instead let a few sessions of ten rounds, three of them caught by a
     slow spell (more than a ten-round trim takes off), set the floor of every later one: the selftest of
     2026-12-06 16:30 learned a spread of 0.12–0.18 for an A/A pair whose typical round agreed within
-    0.4%, and no later trial could decide (docs/results.md, "The selftest")."""
+    0.4%, and few later trials could decide (docs/results.md, "The selftest")."""
     if sum(len(s) for s in sessions) < max(1, rule.history):
         return ()
     spreads = []
@@ -168,7 +168,7 @@ def pooled_spread(sessions: Sequence[Sequence[float]], rule: Rule) -> tuple[floa
             if len(rounds) < 2:
                 continue
             center = float(np.median(rounds))  # a trimmed mean would carry a spell into the session's other rounds
-            scale = math.sqrt(len(rounds) / (len(rounds) - 1))  # a session's own mean took a degree of freedom
+            scale = math.sqrt(len(rounds) / (len(rounds) - 1))  # its own center took about a degree of freedom
             pool.extend((value - center) * scale for value in rounds)
         if len(pool) < 2:
             return ()
