@@ -26,7 +26,7 @@ VALUES = ("median", "min")
 # it did (docs/extending.md, "Adding a statistic"). `history` came after the first rules of version 2.
 ABSENT: dict[str, Any] = {"history": 0}
 SpreadTable = tuple[tuple[str, tuple[float, ...]], ...]  # pair key → its learned spread at each of the rule's trims
-SPENDINGS = ("uniform", "harmonic")
+SPENDINGS = ("uniform", "harmonic", "joint")
 TABLES = ("spreads", "between")  # what a session learned of its pairs: pair key → a value at each trim
 PER_TRIM = ("learned", "shift")  # one pair's, at each trim
 # The looks of the legacy rule: after the last one, each look 1.25 times the one before, without end.
@@ -43,7 +43,9 @@ class Rule:
     value: str = ""  # a process run's value for every arm ("median" or "min"); "": each experiment's own
     trims: tuple[tuple[int, float], ...] = ((0, 0.0), (20, 0.1), (40, 0.2))  # (from n rounds on, share off each end)
     looks: tuple[int, ...] = (3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250)
-    spending: str = "uniform"  # per-look level: "uniform" (α/K over the design's K looks) or "harmonic" (α/(k(k+1)))
+    # per-look level: "uniform" (α/K over the design's K looks), "harmonic" (α/(k(k+1))) or "joint" (the level
+    # at which the design's looks together mislead with probability α: spending.py)
+    spending: str = "uniform"
     first_look: int = 3  # fewer rounds decide nothing with an unknown spread
     floor: float = 0.2  # below `floor_until` rounds, a per-round spread (log scale) of at least this
     floor_until: int = 20
@@ -222,7 +224,8 @@ class Rule:
 
     def describe(self) -> str:
         """One line for reports."""
-        spending = ("α shared equally by its looks" if self.spending == "uniform" else "α/(k(k+1)) at look k")
+        spending = {"uniform": "α shared equally by its looks", "harmonic": "α/(k(k+1)) at look k",
+                    "joint": "each look at the level at which its looks together spend α"}[self.spending]
         floor = (f"; a per-round spread of at least {self.floor:g} below {self.floor_until} rounds"
                  if self.floor and self.floor_until else "")
         agree = "; the mean of the rounds must agree" if self.mean_agrees else ""

@@ -33,6 +33,7 @@ from typing import Protocol
 import numpy as np
 from scipy import stats as distributions
 
+from . import spending
 from .rule import CURRENT, Rule
 from .verdict import Verdict
 
@@ -342,14 +343,26 @@ class Design:
         return self.rule.looks_from(self.start)
 
     def tails(self, index: int) -> tuple[float, float]:
-        """The nominal one-sided tails of the look number `index` (1-based) of this design. By the
-        union bound, the chance that any look misleads is at most the sum of the looks' tails."""
+        """The nominal one-sided tails of the look number `index` (1-based) of this design. The chance
+        that any look misleads is at most the tail: by the union bound over the looks' levels
+        (uniform, harmonic), or by the looks' joint distribution (joint: spending.py)."""
         low, high = self.criterion.tails(self.alpha)
         if self.rule.spending == "harmonic":
             share = 1.0 / ((index + self.spent) * (index + self.spent + 1))
+        elif self.rule.spending == "joint":
+            return self._joint(low), self._joint(high)
         else:  # uniform: the design's looks, and those already taken on rounds left out, share α equally
             share = 1.0 / (len(self.rule.design(self.start)) + self.spent)
         return min(0.5, low * share), min(0.5, high * share)
+
+    def _joint(self, tail: float) -> float:
+        """One tail's level at every look. Looks already taken on rounds left out were at most at the
+        whole design's level each; by the union bound over those disjoint rounds, what they may have
+        spent is taken from the tail before the design's looks share the rest jointly."""
+        design = self.rule.design(self.start)
+        whole = spending.joint_level(design, tail)
+        rest = tail - self.spent * whole
+        return min(0.5, whole if not self.spent else spending.joint_level(design, rest) if rest > 0 else 0.0)
 
     def single(self) -> tuple[float, float]:
         """One look at the size measured, with the whole of α."""
