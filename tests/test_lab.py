@@ -218,6 +218,33 @@ def test_the_oracle_n_of_each_pair_is_the_least_rounds_a_fixed_size_test_needs(t
     assert estimate == pytest.approx(math.exp(truths()["a"][0]), rel=1e-3)
 
 
+def test_the_schedule_splits_each_arm_s_time_at_what_its_decided_claims_took(tmp_path, capsys):
+    """Every arm's first rounds, the rounds up to the most any decided claim pair of it took, and the
+    rounds beyond those (claims left open): what a scheduler could still convert into decisions."""
+    session = oracle_session(tmp_path / "o.db")
+    analysis = analyze(Store(tmp_path / "o.db", create=False), session)
+    needed: dict[str, int] = {}
+    for judged in (j for c in analysis.claims for j in c.instances if j.decision.decided):
+        for arm in (judged.numerator, judged.denominator):
+            if arm is not None:
+                needed[arm.key] = max(needed.get(arm.key, 0), judged.decision.n)
+    walls = {"a": 2, "b": 1, "c": 1, "d": 5, "e": 5, "f": 1, "g": 1}
+    first = decided = beyond = 0.0
+    for arm in analysis.arms:
+        rounds, wall, need = len(arm.processes), walls[arm.id.case], needed.get(arm.key, 0)
+        first += min(3, rounds) * wall
+        decided += max(0, min(need, rounds) - 3) * wall
+        beyond += (rounds - max(need, 3)) * wall
+    assert needed and beyond > 0 and decided > 0  # f-2x and d-1.2x left open, a-2x and c-3x decided
+    code, out, _ = run_lab(capsys, "schedule", str(tmp_path / "o.db"))
+    assert code == 0
+    total = first + decided + beyond
+    assert (f"each arm's process time: its first rounds {first / 60:.1f} min, the rounds up to the most its decided "
+            f"claim pairs took {decided / 60:.1f} min, the rounds beyond those") in out
+    assert f"{beyond / 60:.1f} min ({beyond / total:.0%}); the most beyond:" in out
+    assert "lab/d/" in out.split("the most beyond:")[1]  # d-1.2x, left open, ran its 24 rounds beyond
+
+
 def test_the_lab_only_reads_a_database(tmp_path, capsys):
     """`versus lab` once opened its databases for writing; an analysis must leave a lab as it found it."""
     path = tmp_path / "o.db"

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from conftest import FIXTURES
+from versus import stats
 from versus.analyze import analyze
 from versus.cli import main
 from versus.executor import Completed
@@ -97,6 +98,7 @@ def test_report_rule_judges_the_same_rounds_by_another_rule(tmp_path, capsys):
     ("floor=zero", "floor must be a number, not 'zero'"), ("colour=red", "KEY one of alpha"),
     ("alpha=2", "alpha must lie between 0 and 1"), ("settle=yes", "settle must be true or false"),
     ("looks=[5, 3]", "looks must be increasing"), ("value=mean", "value must be one of median, min"),
+    ("weights=[2, 1]", "weights must give one number > 0 for each of the"),
 ])
 def test_a_bad_rule_field_is_a_usage_error_that_says_how_to_fix_it(tmp_path, capsys, bad, said):
     db = tmp_path / "old.db"
@@ -114,6 +116,24 @@ def test_the_rule_round_trips_and_a_stored_one_wins_over_today():
     assert with_overrides(stored, ["floor=0"]).floor == 0.0
     with pytest.raises(ValueError, match="unknown rule field"):
         Rule.from_dict({**CURRENT.to_dict(), "colour": "red"})
+
+
+def test_weighted_looks_spend_alpha_in_proportion_and_no_more_than_alpha():
+    weights = (2.0,) * 4 + (1.0,) * 11 + (0.2,) * 5
+    rule = CURRENT.replace(weights=weights)
+    assert Rule.from_dict(json.loads(json.dumps(rule.to_dict()))) == rule
+    assert "weights" not in CURRENT.to_dict()  # a stored rule without them shares α equally, as before
+    bound = stats.Bound(0.0, None)
+    for start, spent in ((3, 0), (3, 2), (8, 0)):
+        design = stats.Design(rule, bound, 0.01, start, spent)
+        tails = [design.tails(k)[1] for k in range(1, len(rule.design(start)) + 1)]
+        assert sum(tails) + spent * max(tails) <= 0.01 * (1 + 1e-12)
+        if not spent:
+            assert sum(tails) == pytest.approx(0.01)
+    first, late = stats.Design(rule, bound, 0.01, 3).tails(1)[1], stats.Design(rule, bound, 0.01, 3).tails(16)[1]
+    assert first == pytest.approx(10 * late) and first == pytest.approx(0.01 * 2 / 20)
+    with pytest.raises(ValueError, match="spending = uniform only"):
+        rule.replace(spending="harmonic").check()
 
 
 def test_a_run_stores_its_rule_and_judges_once_without_a_budget(tmp_path):

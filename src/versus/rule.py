@@ -24,7 +24,7 @@ from .errors import UsageError
 VALUES = ("median", "min")
 # A field added to Rule after rules were stored: the value that keeps a stored rule without it judging as
 # it did (docs/extending.md, "Adding a statistic"). `history` came after the first rules of version 2.
-ABSENT: dict[str, Any] = {"history": 0}
+ABSENT: dict[str, Any] = {"history": 0, "weights": ()}
 SpreadTable = tuple[tuple[str, tuple[float, ...]], ...]  # pair key → its learned spread at each of the rule's trims
 SPENDINGS = ("uniform", "harmonic", "joint")
 TABLES = ("spreads", "between")  # what a session learned of its pairs: pair key → a value at each trim
@@ -46,6 +46,9 @@ class Rule:
     # per-look level: "uniform" (α/K over the design's K looks), "harmonic" (α/(k(k+1))) or "joint" (the level
     # at which the design's looks together mislead with probability α: spending.py)
     spending: str = "uniform"
+    # uniform spending with `weights` (one per look of `looks`): look k of a design has the share
+    # weights[k] / (the sum of the design's weights) of α instead of 1/K; () shares it equally
+    weights: tuple[float, ...] = ()
     first_look: int = 3  # fewer rounds decide nothing with an unknown spread
     floor: float = 0.2  # below `floor_until` rounds, a per-round spread (log scale) of at least this
     floor_until: int = 20
@@ -127,13 +130,14 @@ class Rule:
         data = dataclasses.asdict(self)
         data["trims"] = [list(t) for t in self.trims]
         data["looks"] = list(self.looks)
+        data["weights"] = list(self.weights)
         for name in TABLES:
             data[name] = [[key, list(values)] for key, values in getattr(self, name)]
         for name in PER_TRIM:
             data[name] = list(getattr(self, name))
         # a field at the value a rule stored before it existed reads back as that value, and left out, a
         # stored session's rule (and its JSON report) is what it was before the field existed
-        for name, value in {**ABSENT, **{name: [] for name in TABLES + PER_TRIM}}.items():
+        for name, value in {**ABSENT, "weights": [], **{name: [] for name in TABLES + PER_TRIM}}.items():
             if data[name] == value:
                 del data[name]
         return data
@@ -152,6 +156,8 @@ class Rule:
                 values["trims"] = tuple((_number(a, int), _number(b, float)) for a, b in values["trims"])
             if "looks" in values:
                 values["looks"] = tuple(_number(n, int) for n in values["looks"])
+            if "weights" in values:
+                values["weights"] = tuple(_number(w, float) for w in values["weights"])
             for name in TABLES:
                 if name in values:
                     values[name] = tuple((str(key), tuple(_number(v, float) for v in spread))
@@ -160,12 +166,13 @@ class Rule:
                 if name in values:
                     values[name] = tuple(_number(v, float) for v in values[name])
         except (TypeError, ValueError):
-            raise ValueError("trims must be a list of [rounds, share] pairs, looks a list of round counts, spreads "
+            raise ValueError("trims must be a list of [rounds, share] pairs, looks a list of round counts, weights "
+                             "a list of numbers, spreads "
                              "and between lists of [pair, [spread at each trim]], learned and shift lists of "
                              "spreads") from None
         defaults = cls()
         for name, value in list(values.items()):
-            if name in ("trims", "looks", *TABLES, *PER_TRIM):
+            if name in ("trims", "looks", "weights", *TABLES, *PER_TRIM):
                 continue
             kind = type(getattr(defaults, name))
             if kind is bool:
@@ -191,6 +198,10 @@ class Rule:
             raise ValueError(f"spending must be one of {', '.join(SPENDINGS)}, not {self.spending!r}")
         if not self.looks or list(self.looks) != sorted(set(self.looks)) or self.looks[0] < 2:
             raise ValueError("looks must be increasing round counts of at least 2")
+        if self.weights and (len(self.weights) != len(self.looks) or any(not 0 < w < math.inf for w in self.weights)):
+            raise ValueError(f"weights must give one number > 0 for each of the {len(self.looks)} looks, or none")
+        if self.weights and self.spending != "uniform":
+            raise ValueError("weights share α among the looks under spending = uniform only")
         if any(not 0 <= t < 0.5 for _, t in self.trims):
             raise ValueError("each trim must lie in [0, 0.5)")
         if self.floor < 0 or self.first_look < 2:
@@ -226,6 +237,9 @@ class Rule:
         """One line for reports."""
         spending = {"uniform": "α shared equally by its looks", "harmonic": "α/(k(k+1)) at look k",
                     "joint": "each look at the level at which its looks together spend α"}[self.spending]
+        if self.weights:
+            spending = "α shared by its looks in proportion to " + ", ".join(
+                f"{w:g} at {n}" for n, w in zip(self.looks, self.weights))
         floor = (f"; a per-round spread of at least {self.floor:g} below {self.floor_until} rounds"
                  if self.floor and self.floor_until else "")
         agree = "; the mean of the rounds must agree" if self.mean_agrees else ""

@@ -352,8 +352,20 @@ class Design:
         elif self.rule.spending == "joint":
             return self._joint(low), self._joint(high)
         else:  # uniform: the design's looks, and those already taken on rounds left out, share α equally
-            share = 1.0 / (len(self.rule.design(self.start)) + self.spent)
+            share = self._share(index)
         return min(0.5, low * share), min(0.5, high * share)
+
+    def _share(self, index: int) -> float:
+        """Uniform spending: look `index`'s share of α, equal or in proportion to the rule's `weights`;
+        each look already taken on rounds left out is charged as much as the design's largest."""
+        design = self.rule.design(self.start)
+        if not self.rule.weights:
+            return 1.0 / (len(design) + self.spent)
+        weight = dict(zip(self.rule.looks, self.rule.weights))
+        weights = [weight.get(n, 0.0) for n in design]
+        if index > len(weights) or not weights:
+            return 0.0
+        return weights[index - 1] / (sum(weights) + self.spent * max(weights))
 
     def _joint(self, tail: float) -> float:
         """One tail's level at every look. Looks already taken on rounds left out were at most at the

@@ -1,6 +1,7 @@
 """`versus lab schedule DB [SESSION]`: what a run's process time was spent on. The first rounds
 (before the scheduler chooses) against the sequential rounds; for each claim the process time of the
-rounds in which both arms of one of its pairs ran, and its verdict; and, where the session stored
+rounds in which both arms of one of its pairs ran, and its verdict; each arm's time in its first
+rounds, in the rounds its decided claim pairs took and beyond them; and, where the session stored
 them (schema 7), the scheduler's choices in order: the item, why (its rank), the rounds its decision
 had and the look expected to decide it, its estimated cost and the budget left.
 
@@ -14,10 +15,10 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ..analyze import analyze
+from ..analyze import Analysis, analyze
 from ..record import load_session
 from ..rule import Rule
-from ..store import Store, Target
+from ..store import Store, StoredRun, Target
 from ..verdict import Verdict
 from .stored import initial_of, open_store, session_rule
 
@@ -34,6 +35,19 @@ class Spend:
 
 
 @dataclass(frozen=True)
+class Spent:
+    """One arm's process seconds, a partition of them: its first rounds, the rounds up to the most any
+    decided claim pair of it took, and those beyond (claims left open, comparisons, riding along)."""
+
+    arm: str
+    rounds: int  # process runs of the arm
+    needed: int  # rounds the most demanding decided claim pair of it took (0: none decided)
+    first: float
+    decided: float
+    beyond: float
+
+
+@dataclass(frozen=True)
 class Schedule:
     session: int
     rule: Rule
@@ -42,6 +56,7 @@ class Schedule:
     alone: float  # of those, in rounds where no claim pair ran whole (comparisons, a lone arm)
     spends: list[Spend]
     choices: str  # the trace as text ("" where the session has none)
+    arms: tuple[Spent, ...] = ()  # every arm's, most beyond first
 
 
 def schedule(path: Target, session: int | None, changes: list[str]) -> Schedule:
@@ -72,7 +87,27 @@ def schedule(path: Target, session: int | None, changes: list[str]) -> Schedule:
             spends.append(Spend(f"{claim.experiment} {claim.claim.id}", seconds, rounds, claim.verdict))
     alone = sum(r.wall_ns / 1e9 for r in runs if r.round >= initial[r.arm_id] and (r.arm_id, r.round) not in served)
     spends.sort(key=lambda s: -s.seconds)
-    return Schedule(stored.id, rule, first, sequential, alone, spends, _choices(store, stored.id))
+    return Schedule(stored.id, rule, first, sequential, alone, spends, _choices(store, stored.id),
+                    _spent(analysis, runs, initial))
+
+
+def _spent(analysis: Analysis, runs: list[StoredRun], initial: dict[int, int]) -> tuple[Spent, ...]:
+    needed: dict[int, int] = {}
+    for claim in analysis.claims:
+        for judged in claim.instances:
+            if judged.decision.decided:
+                for arm in (judged.numerator, judged.denominator):
+                    if arm is not None:
+                        needed[arm.row_id] = max(needed.get(arm.row_id, 0), judged.decision.n)
+    out = []
+    for arm in analysis.arms:
+        own = [r for r in runs if r.arm_id == arm.row_id]
+        start, need = initial[arm.row_id], needed.get(arm.row_id, 0)
+        out.append(Spent(arm.key, len(own), need,
+                         sum(r.wall_ns for r in own if r.round < start) / 1e9,
+                         sum(r.wall_ns for r in own if start <= r.round < need) / 1e9,
+                         sum(r.wall_ns for r in own if r.round >= max(need, start)) / 1e9))
+    return tuple(sorted(out, key=lambda s: -s.beyond))
 
 
 def _choices(store: Store, session: int) -> str:
@@ -115,6 +150,16 @@ def render(result: Schedule) -> str:
     if spent:
         lines.append(f"{decided / spent:.0%} of those minutes went to claims the run decided "
                      "(minutes overlap where claims share a pair)")
+    total = sum(s.first + s.decided + s.beyond for s in result.arms)
+    if total:
+        extra = sum(s.beyond for s in result.arms)
+        lines += ["", f"each arm's process time: its first rounds {sum(s.first for s in result.arms) / 60:.1f} min, "
+                  f"the rounds up to the most its decided claim pairs took {sum(s.decided for s in result.arms) / 60:.1f} "
+                  f"min, the rounds beyond those (claims left open, comparisons, arms riding along) {extra / 60:.1f} min "
+                  f"({extra / total:.0%}); the most beyond:"]
+        lines += [f"  {s.arm}: {s.beyond / 60:.2f} min, {s.rounds} rounds run, "
+                  + (f"its decided claim pairs took {s.needed}" if s.needed else "no claim pair of it decided")
+                  for s in result.arms[:5] if s.beyond > 0]
     lines += ["", "the scheduler's choices, in order:" if result.choices else
               "the scheduler's choices: not stored in this session (stored from schema 7 on)"]
     if result.choices:
