@@ -151,7 +151,7 @@ def render(result: Schedule) -> str:
         lines.append(f"{decided / spent:.0%} of those minutes went to claims the run decided "
                      "(minutes overlap where claims share a pair)")
     total = sum(s.first + s.decided + s.beyond for s in result.arms)
-    if total:
+    if total and result.spends:  # a session without claims has no decided claim pair to split at
         extra = sum(s.beyond for s in result.arms)
         lines += ["", f"each arm's process time: its first rounds {sum(s.first for s in result.arms) / 60:.1f} min, "
                   f"the rounds up to the most its decided claim pairs took {sum(s.decided for s in result.arms) / 60:.1f} "
