@@ -7,9 +7,11 @@ describes the method as it is, its history in the dated log.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
+from versus.rule import Rule
 from versus.schema_doc import markdown
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -169,3 +171,13 @@ def test_the_method_reads_as_today_s_truth():
     notes = re.findall(r"[^.\n]*(?:\b(?:[Ss]ince|[Uu]ntil|[Bb]efore) 20\d\d-\d\d-\d\d|\*History:\*)[^.\n]*", text)
     assert not notes, ("docs/method.md says what the method does; its history goes to docs/history/ or "
                        "the CHANGELOG:\n" + "\n".join(notes))
+
+
+def test_every_field_of_the_rule_has_a_row_in_the_method_s_table():
+    """docs/extending.md, "Adding a statistic", step 4: a field of `Rule` is a row of the table in
+    docs/method.md, "The rule". `version` names the rule's edition, and `learned` and `shift` are one
+    pair's view of `spreads` and `between`, which have their rows."""
+    rows = [line.split("|")[1] for line in (DOCS / "method.md").read_text().splitlines() if line.startswith("| `")]
+    named = set(re.findall(r"`(\w+)`", " ".join(rows)))
+    missing = [f.name for f in dataclasses.fields(Rule) if f.name not in named | {"version", "learned", "shift"}]
+    assert not missing, f"fields of Rule without a row in docs/method.md's table: {missing}"
