@@ -99,9 +99,12 @@ def _spent(analysis: Analysis, runs: list[StoredRun], initial: dict[int, int]) -
                 for arm in (judged.numerator, judged.denominator):
                     if arm is not None:
                         needed[arm.row_id] = max(needed.get(arm.row_id, 0), judged.decision.n)
+    by_arm: dict[int, list[StoredRun]] = defaultdict(list)
+    for run in runs:
+        by_arm[run.arm_id].append(run)
     out = []
     for arm in analysis.arms:
-        own = [r for r in runs if r.arm_id == arm.row_id]
+        own = by_arm[arm.row_id]
         start, need = initial[arm.row_id], needed.get(arm.row_id, 0)
         out.append(Spent(arm.key, len(own), need,
                          sum(r.wall_ns for r in own if r.round < start) / 1e9,
