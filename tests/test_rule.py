@@ -122,7 +122,11 @@ def test_weighted_looks_spend_alpha_in_proportion_and_no_more_than_alpha():
     weights = (2.0,) * 4 + (1.0,) * 11 + (0.2,) * 5
     rule = CURRENT.replace(weights=weights)
     assert Rule.from_dict(json.loads(json.dumps(rule.to_dict()))) == rule
-    assert "weights" not in CURRENT.to_dict()  # a stored rule without them shares α equally, as before
+    equal = CURRENT.replace(weights=())
+    assert "weights" not in equal.to_dict()  # a stored rule without them shares α equally, as before
+    stored = {k: v for k, v in CURRENT.to_dict().items() if k != "weights"}
+    assert Rule.from_dict(stored) == equal
+    assert CURRENT.replace(spending="joint").weights == ()  # only uniform spending uses them
     bound = stats.Bound(0.0, None)
     for start, spent in ((3, 0), (3, 2), (8, 0)):
         design = stats.Design(rule, bound, 0.01, start, spent)
@@ -133,7 +137,7 @@ def test_weighted_looks_spend_alpha_in_proportion_and_no_more_than_alpha():
     first, late = stats.Design(rule, bound, 0.01, 3).tails(1)[1], stats.Design(rule, bound, 0.01, 3).tails(16)[1]
     assert first == pytest.approx(10 * late) and first == pytest.approx(0.01 * 2 / 20)
     with pytest.raises(ValueError, match="spending = uniform only"):
-        rule.replace(spending="harmonic").check()
+        rule.replace(spending="harmonic", weights=weights).check()
 
 
 def test_a_run_stores_its_rule_and_judges_once_without_a_budget(tmp_path):

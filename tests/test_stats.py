@@ -35,9 +35,17 @@ def test_the_looks_spend_at_most_alpha_in_total(rule, start):
 def test_looks_taken_on_rounds_left_out_keep_their_share():
     """A look taken on rounds later left out (a warmup raise) spent its tail: the rest of the design
     shares what is left, so the whole still sums to at most α."""
-    fresh, after = stats.Design(CURRENT, stats.Comparison(), 0.05, 3), stats.Design(CURRENT, stats.Comparison(), 0.05, 3, 2)
-    count = len(CURRENT.design(3))
-    assert sum(after.tails(1)) * (count + 2) == pytest.approx(sum(fresh.tails(1)) * count) == pytest.approx(0.05)
+    for rule in (CURRENT, CURRENT.replace(weights=())):
+        fresh, after = stats.Design(rule, stats.Comparison(), 0.05, 3), stats.Design(rule, stats.Comparison(), 0.05, 3, 2)
+        count = len(rule.design(3))
+        whole = [sum(fresh.tails(k)) for k in range(1, count + 1)]
+        rest = [sum(after.tails(k)) for k in range(1, count + 1)]
+        assert sum(whole) == pytest.approx(0.05)
+        assert sum(rest) + 2 * max(rest) == pytest.approx(0.05)  # each look left out charged the largest share
+        assert all(r < w for r, w in zip(rest, whole))
+    equal = CURRENT.replace(weights=())
+    after = stats.Design(equal, stats.Comparison(), 0.05, 3, 2)
+    assert sum(after.tails(1)) * (len(equal.design(3)) + 2) == pytest.approx(0.05)
 
 
 @pytest.mark.parametrize("processes", [2, 3, 5, 10])

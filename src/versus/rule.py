@@ -31,6 +31,10 @@ TABLES = ("spreads", "between")  # what a session learned of its pairs: pair key
 PER_TRIM = ("learned", "shift")  # one pair's, at each trim
 # The looks of the legacy rule: after the last one, each look 1.25 times the one before, without end.
 _LEGACY_LOOKS = (3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500)
+# Today's shares of α at the looks 3–6, 8–80 and 100–250: as much as equal shares from 8 to 80 rounds, where
+# the claims near their bounds are decided, twice that at the first looks, a fifth past 80 rounds
+# (docs/method.md, "Looks": decisions in 1.44–1.50× the oracle's rounds, not 1.50–1.55×, within α).
+_WEIGHTS = (2.0,) * 4 + (1.0,) * 11 + (0.2,) * 5
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,7 @@ class Rule:
     spending: str = "uniform"
     # uniform spending with `weights` (one per look of `looks`): look k of a design has the share
     # weights[k] / (the sum of the design's weights) of α instead of 1/K; () shares it equally
-    weights: tuple[float, ...] = ()
+    weights: tuple[float, ...] = _WEIGHTS
     first_look: int = 3  # fewer rounds decide nothing with an unknown spread
     floor: float = 0.2  # below `floor_until` rounds, a per-round spread (log scale) of at least this
     floor_until: int = 20
@@ -124,6 +128,10 @@ class Rule:
     # --- a value -------------------------------------------------------------------------------
 
     def replace(self, **changes: Any) -> Rule:
+        """The rule with these fields changed; a spending other than uniform drops the weights, which
+        only uniform spending uses, unless the change gives them."""
+        if changes.get("spending", "uniform") != "uniform" and "weights" not in changes:
+            changes["weights"] = ()
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -199,7 +207,8 @@ class Rule:
         if not self.looks or list(self.looks) != sorted(set(self.looks)) or self.looks[0] < 2:
             raise ValueError("looks must be increasing round counts of at least 2")
         if self.weights and (len(self.weights) != len(self.looks) or any(not 0 < w < math.inf for w in self.weights)):
-            raise ValueError(f"weights must give one number > 0 for each of the {len(self.looks)} looks, or none")
+            raise ValueError(f"weights must give one number > 0 for each of the {len(self.looks)} looks, or none "
+                             "(weights=[] shares α equally)")
         if self.weights and self.spending != "uniform":
             raise ValueError("weights share α among the looks under spending = uniform only")
         if any(not 0 <= t < 0.5 for _, t in self.trims):
@@ -220,7 +229,7 @@ class Rule:
         """The rule a session stored before rules were values ran with: Bonferroni spending α/(k(k+1))
         over looks without end, 10% trimmed from 10 rounds, 20% from 20 and 40% from 80, no floor on
         the spread; and whichever of the later additions its plan record says it had."""
-        return cls(version=1, trims=((0, 0.1), (20, 0.2), (80, 0.4)), looks=_LEGACY_LOOKS, spending="harmonic",
+        return cls(version=1, trims=((0, 0.1), (20, 0.2), (80, 0.4)), looks=_LEGACY_LOOKS, spending="harmonic", weights=(),
                    floor=0.0, floor_until=0, mean_agrees=False, history=0, settle=bool(plan.get("settled")),
                    intersection_union=bool(plan.get("intersection_union")),
                    sequential=bool(plan.get("methods")))
@@ -238,8 +247,9 @@ class Rule:
         spending = {"uniform": "α shared equally by its looks", "harmonic": "α/(k(k+1)) at look k",
                     "joint": "each look at the level at which its looks together spend α"}[self.spending]
         if self.weights:
+            runs = [list(group) for _, group in itertools.groupby(zip(self.looks, self.weights), key=lambda nw: nw[1])]
             spending = "α shared by its looks in proportion to " + ", ".join(
-                f"{w:g} at {n}" for n, w in zip(self.looks, self.weights))
+                f"{run[0][1]:g} at {run[0][0]}" + (f"–{run[-1][0]}" if len(run) > 1 else "") for run in runs)
         floor = (f"; a per-round spread of at least {self.floor:g} below {self.floor_until} rounds"
                  if self.floor and self.floor_until else "")
         agree = "; the mean of the rounds must agree" if self.mean_agrees else ""
@@ -293,6 +303,8 @@ def with_overrides(rule: Rule, pairs: Sequence[str]) -> Rule:
         except json.JSONDecodeError:
             parsed = text
         changes[key] = parsed
+    if changes.get("spending", "uniform") != "uniform" and "weights" not in changes:
+        changes["weights"] = []  # only uniform spending uses them
     try:
         return Rule.from_dict({**rule.to_dict(), **changes})
     except (TypeError, ValueError) as error:
