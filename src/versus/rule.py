@@ -31,10 +31,6 @@ TABLES = ("spreads", "between")  # what a session learned of its pairs: pair key
 PER_TRIM = ("learned", "shift")  # one pair's, at each trim
 # The looks of the legacy rule: after the last one, each look 1.25 times the one before, without end.
 _LEGACY_LOOKS = (3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500)
-# Today's shares of α at the looks 3–6, 8–80 and 100–250: as much as equal shares from 8 to 80 rounds, where
-# the claims near their bounds are decided, twice that at the first looks, a fifth past 80 rounds
-# (docs/method.md, "Looks": decisions in 1.44–1.50× the oracle's rounds, not 1.50–1.55×, within α).
-_WEIGHTS = (2.0,) * 4 + (1.0,) * 11 + (0.2,) * 5
 
 
 @dataclass(frozen=True)
@@ -52,7 +48,7 @@ class Rule:
     spending: str = "uniform"
     # uniform spending with `weights` (one per look of `looks`): look k of a design has the share
     # weights[k] / (the sum of the design's weights) of α instead of 1/K; () shares it equally
-    weights: tuple[float, ...] = _WEIGHTS
+    weights: tuple[float, ...] = ()
     first_look: int = 3  # fewer rounds decide nothing with an unknown spread
     floor: float = 0.2  # below `floor_until` rounds, a per-round spread (log scale) of at least this
     floor_until: int = 20
