@@ -124,10 +124,6 @@ class Rule:
     # --- a value -------------------------------------------------------------------------------
 
     def replace(self, **changes: Any) -> Rule:
-        """The rule with these fields changed; a spending other than uniform drops the weights, which
-        only uniform spending uses, unless the change gives them."""
-        if changes.get("spending", "uniform") != "uniform" and "weights" not in changes:
-            changes["weights"] = ()
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -225,7 +221,7 @@ class Rule:
         """The rule a session stored before rules were values ran with: Bonferroni spending α/(k(k+1))
         over looks without end, 10% trimmed from 10 rounds, 20% from 20 and 40% from 80, no floor on
         the spread; and whichever of the later additions its plan record says it had."""
-        return cls(version=1, trims=((0, 0.1), (20, 0.2), (80, 0.4)), looks=_LEGACY_LOOKS, spending="harmonic", weights=(),
+        return cls(version=1, trims=((0, 0.1), (20, 0.2), (80, 0.4)), looks=_LEGACY_LOOKS, spending="harmonic",
                    floor=0.0, floor_until=0, mean_agrees=False, history=0, settle=bool(plan.get("settled")),
                    intersection_union=bool(plan.get("intersection_union")),
                    sequential=bool(plan.get("methods")))
@@ -299,8 +295,6 @@ def with_overrides(rule: Rule, pairs: Sequence[str]) -> Rule:
         except json.JSONDecodeError:
             parsed = text
         changes[key] = parsed
-    if changes.get("spending", "uniform") != "uniform" and "weights" not in changes:
-        changes["weights"] = []  # only uniform spending uses them
     try:
         return Rule.from_dict({**rule.to_dict(), **changes})
     except (TypeError, ValueError) as error:
