@@ -126,6 +126,7 @@ def test_weighted_looks_spend_alpha_in_proportion_and_no_more_than_alpha():
     assert "weights" not in equal.to_dict()  # a stored rule without them shares α equally, as before
     stored = {k: v for k, v in CURRENT.to_dict().items() if k != "weights"}
     assert Rule.from_dict(stored) == equal
+    assert CURRENT.weights and CURRENT.replace(spending="joint").weights == ()  # only uniform spending uses them
     assert CURRENT.replace(spending="joint").weights == ()  # only uniform spending uses them
     bound = stats.Bound(0.0, None)
     for start, spent in ((3, 0), (3, 2), (8, 0)):

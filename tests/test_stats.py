@@ -35,7 +35,7 @@ def test_the_looks_spend_at_most_alpha_in_total(rule, start):
 def test_looks_taken_on_rounds_left_out_keep_their_share():
     """A look taken on rounds later left out (a warmup raise) spent its tail: the rest of the design
     shares what is left, so the whole still sums to at most α."""
-    for rule in (CURRENT, CURRENT.replace(weights=())):
+    for rule in (CURRENT, CURRENT.replace(weights=()), CURRENT.replace(weights=(2.0,) * 4 + (1.0,) * 11 + (0.2,) * 5)):
         fresh, after = stats.Design(rule, stats.Comparison(), 0.05, 3), stats.Design(rule, stats.Comparison(), 0.05, 3, 2)
         count = len(rule.design(3))
         whole = [sum(fresh.tails(k)) for k in range(1, count + 1)]

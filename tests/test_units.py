@@ -169,9 +169,10 @@ def test_looks_taken_on_left_out_rounds_keep_their_alpha_spent():
     units = [0.1, 0.12, 0.11]
     fresh = stats.sequential(units, stats.Comparison(), 0.05, 3)
     after = stats.sequential(units, stats.Comparison(), 0.05, 3, spent=spent)
-    looks = len(CURRENT.design(3))
-    assert fresh.level == pytest.approx(1 - 0.05 / looks)
-    assert after.level == pytest.approx(1 - 0.05 / (looks + spent))
+    weights = CURRENT.weights or (1.0,) * len(CURRENT.design(3))  # the looks from 3 rounds on: all of them
+    assert fresh.level == pytest.approx(1 - 0.05 * weights[0] / sum(weights))
+    # each look left out is charged the design's largest share
+    assert after.level == pytest.approx(1 - 0.05 * weights[0] / (sum(weights) + spent * max(weights)))
 
 
 def test_a_raise_costs_only_the_pairs_of_the_arm_raised():

@@ -31,6 +31,10 @@ TABLES = ("spreads", "between")  # what a session learned of its pairs: pair key
 PER_TRIM = ("learned", "shift")  # one pair's, at each trim
 # The looks of the legacy rule: after the last one, each look 1.25 times the one before, without end.
 _LEGACY_LOOKS = (3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500)
+# Today's shares of α: twice as much at the looks of 3–6 rounds as at each later one, where most claims far
+# from their bounds are decided (docs/method.md, "Looks": decisions in 1.44–1.50× the oracle's rounds, not
+# 1.50–1.55×, every scenario within α, futility's "same" verdicts kept).
+_WEIGHTS = (2.0,) * 4 + (1.0,) * 16
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,7 @@ class Rule:
     spending: str = "uniform"
     # uniform spending with `weights` (one per look of `looks`): look k of a design has the share
     # weights[k] / (the sum of the design's weights) of α instead of 1/K; () shares it equally
-    weights: tuple[float, ...] = ()
+    weights: tuple[float, ...] = _WEIGHTS
     first_look: int = 3  # fewer rounds decide nothing with an unknown spread
     floor: float = 0.2  # below `floor_until` rounds, a per-round spread (log scale) of at least this
     floor_until: int = 20
@@ -124,6 +128,10 @@ class Rule:
     # --- a value -------------------------------------------------------------------------------
 
     def replace(self, **changes: Any) -> Rule:
+        """The rule with these fields changed; a spending other than uniform drops the weights, which
+        only uniform spending uses, unless the change gives them."""
+        if changes.get("spending", "uniform") != "uniform" and "weights" not in changes:
+            changes["weights"] = ()
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -222,7 +230,7 @@ class Rule:
         over looks without end, 10% trimmed from 10 rounds, 20% from 20 and 40% from 80, no floor on
         the spread; and whichever of the later additions its plan record says it had."""
         return cls(version=1, trims=((0, 0.1), (20, 0.2), (80, 0.4)), looks=_LEGACY_LOOKS, spending="harmonic",
-                   floor=0.0, floor_until=0, mean_agrees=False, history=0, settle=bool(plan.get("settled")),
+                   weights=(), floor=0.0, floor_until=0, mean_agrees=False, history=0, settle=bool(plan.get("settled")),
                    intersection_union=bool(plan.get("intersection_union")),
                    sequential=bool(plan.get("methods")))
 
@@ -295,6 +303,8 @@ def with_overrides(rule: Rule, pairs: Sequence[str]) -> Rule:
         except json.JSONDecodeError:
             parsed = text
         changes[key] = parsed
+    if changes.get("spending", "uniform") != "uniform" and "weights" not in changes:
+        changes["weights"] = []  # only uniform spending uses them
     try:
         return Rule.from_dict({**rule.to_dict(), **changes})
     except (TypeError, ValueError) as error:

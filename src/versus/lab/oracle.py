@@ -84,6 +84,7 @@ class Pair:
     note: str = ""  # why it has no truth
     truth: str = ""  # where its truth came from, when not from this run
     distance: float = 0.0  # from the truth to the nearest edge of a deciding region, in per-round SDs
+    next_look: int | None = None  # the rule's first look past its rounds (None: past the design's end)
 
     @property
     def need(self) -> claimset.Need:
@@ -102,6 +103,10 @@ class Oracle:
     chosen: list[str]  # the claims the oracle decides within the budget
     verdicts: dict[str, Verdict]  # the run's verdict of every measured claim
     minutes: float | None = None  # the process time asked for (`--minutes`), where not the run's own
+    # Under a rule other than the session's own (--rule): the pairs its own rule decided that this one
+    # leaves open on the rounds stored. The run stopped feeding them once decided, so how many rounds this
+    # rule would have taken is unknown, and leaving them out of the average would flatter a stricter rule.
+    censored: tuple[Pair, ...] = ()
 
     @property
     def available(self) -> float:
@@ -131,6 +136,11 @@ class Oracle:
     def ratios(self) -> list[tuple[Pair, float | None]]:
         """Every pair the run decided, with its rounds ÷ the oracle's n (None where the oracle has none)."""
         return [(p, p.decision.n / p.n if p.n else None) for p in self.pairs if p.decision.decided]
+
+    def censored_ratios(self) -> list[float | None]:
+        """Each censored pair at the least it could have taken: its rule's first look past the rounds
+        stored, ÷ the oracle's n (None where the design has no later look, or the oracle no n)."""
+        return [p.next_look / p.n if p.next_look and p.n else None for p in self.censored]
 
 
 def process_time(budget: float, setup: float, minutes: float | None) -> float:
@@ -191,7 +201,13 @@ def oracle(path: Target, session: int | None, changes: list[str], truths: list[T
         chosen.append(claim)
         total += cost
     verdicts = {f"{c.experiment} {c.claim.id}": c.verdict for c in analysis.claims if c.instances}
-    return Oracle(stored.id, rule, budget, setup, first, pairs, order, chosen, verdicts, minutes)
+    censored: tuple[Pair, ...] = ()
+    own = session_rule(plan, [])
+    if rule != own:
+        decided = {(f"{c.experiment} {c.claim.id}", " ÷ ".join(a.key for a in (j.numerator, j.denominator) if a))
+                   for c in analyze(store, stored.id, own).claims for j in c.instances if j.decision.decided}
+        censored = tuple(p for p in pairs if not p.decision.decided and (p.claim, p.label) in decided)
+    return Oracle(stored.id, rule, budget, setup, first, pairs, order, chosen, verdicts, minutes, censored)
 
 
 def _pairs(analysis: Analysis, rule: Rule, pooled: Mapping[tuple[str, str], Pooled]) -> list[Pair]:
@@ -217,6 +233,7 @@ def _pairs(analysis: Analysis, rule: Rule, pooled: Mapping[tuple[str, str], Pool
                     out.append(Pair(name, label, arms, 0 if found is None else len(found.units), None, 0.0, None, False,
                                     judged.decision, note))
                     continue
+            later = [n for n in rule.design(start_of(plan, item.experiment, rule)) if n > len(found.units)]
             location = stats.trimmed_location(found.units, rule=rule)
             spread = 0.0 if found.exact else location.unit_sd
             if truth and other is not None and not found.exact and len(other.residuals) > 2:
@@ -229,7 +246,7 @@ def _pairs(analysis: Analysis, rule: Rule, pooled: Mapping[tuple[str, str], Pool
             margin = criterion.margin(location.center)
             distance = margin / spread if spread > 0 else (math.inf if margin > 0 else 0.0)
             out.append(Pair(name, label, arms, len(found.units), estimate, spread, n, outside, judged.decision, "", truth,
-                            distance))
+                            distance, later[0] if later else None))
     return out
 
 
@@ -293,4 +310,15 @@ def render(result: Oracle) -> str:
                      f"{statistics.median(known):.2f}×; target ≤ {TARGET_RATIO:g}×)")
     else:
         lines.append("no decided pair has an oracle n")
+    if result.censored:
+        at_least = [r for r in result.censored_ratios() if r is not None]
+        lines += ["", f"{len(result.censored)} pairs the session's own rule decided are open under this rule on the "
+                  "rounds stored (the run stopped feeding them once decided): each at least its next look ÷ the oracle's n"]
+        for pair, ratio in zip(result.censored, result.censored_ratios()):
+            shown = f"≥ {ratio:.2f}×" if ratio is not None else "– (no later look, or no oracle n)"
+            lines.append(f"{pair.claim} | {pair.label} | {pair.next_look or '–'} ÷ {pair.n or '–'} = {shown}")
+        if known:
+            counted = known + at_least
+            lines.append(f"average with them: at least {statistics.fmean(counted):.2f}× over {len(counted)} pairs "
+                         f"(target ≤ {TARGET_RATIO:g}×); only a run under this rule says how many rounds they take")
     return "\n".join(lines)
