@@ -950,7 +950,7 @@ def test_values_under_the_noise_model_sets_the_median_against_the_fastest_sample
 def test_under_a_stricter_rule_the_pairs_the_run_stopped_feeding_are_counted_at_their_next_look(tmp_path, capsys):
     """The run stops feeding a pair once its own rule decides it, so a stricter rule replayed on its
     rounds leaves that pair open for want of rounds. Left out of the average, such pairs flattered the
-    stricter rule (make runs #35–#44 under weighted looks: 1.47× on #37 without its three, at least
+    stricter rule (make runs #35–#44 under weighted looks: 1.50× on #37 without its three, at least
     1.53× with them); they are listed at the rule's next look and averaged in as a lower bound."""
     oracle_session(tmp_path / "o.db")
     code, own, _ = run_lab(capsys, "oracle", str(tmp_path / "o.db"))

@@ -31,8 +31,8 @@ TABLES = ("spreads", "between")  # what a session learned of its pairs: pair key
 PER_TRIM = ("learned", "shift")  # one pair's, at each trim
 # The looks of the legacy rule: after the last one, each look 1.25 times the one before, without end.
 _LEGACY_LOOKS = (3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500)
-# Today's shares of α: twice as much at the looks of 3–6 rounds as at each later one, where most claims far
-# from their bounds are decided (docs/method.md, "Looks": decisions in 1.44–1.50× the oracle's rounds, not
+# Today's shares of α: each look at 3–6 rounds, where most claims far from their bounds are decided, twice
+# the share of each later look (docs/method.md, "Looks": decisions in 1.44–1.50× the oracle's rounds, not
 # 1.50–1.55×, every scenario within α, futility's "same" verdicts kept).
 _WEIGHTS = (2.0,) * 4 + (1.0,) * 16
 

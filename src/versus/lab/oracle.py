@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from scipy import stats as distributions
 
 from .. import judge, stats
-from ..analyze import Analysis, analyze
+from ..analyze import Analysis, Judged, analyze
 from ..errors import UsageError
 from ..items import items_of
 from ..record import load_session
@@ -204,10 +204,15 @@ def oracle(path: Target, session: int | None, changes: list[str], truths: list[T
     censored: tuple[Pair, ...] = ()
     own = session_rule(plan, [])
     if rule != own:
-        decided = {(f"{c.experiment} {c.claim.id}", " ÷ ".join(a.key for a in (j.numerator, j.denominator) if a))
+        decided = {(f"{c.experiment} {c.claim.id}", " ÷ ".join(_arms(j)))
                    for c in analyze(store, stored.id, own).claims for j in c.instances if j.decision.decided}
         censored = tuple(p for p in pairs if not p.decision.decided and (p.claim, p.label) in decided)
     return Oracle(stored.id, rule, budget, setup, first, pairs, order, chosen, verdicts, minutes, censored)
+
+
+def _arms(judged: Judged) -> tuple[str, ...]:
+    """A claim pair's arms, numerator first (one for a claim on one arm's value)."""
+    return tuple(a.key for a in (judged.numerator, judged.denominator) if a is not None)
 
 
 def _pairs(analysis: Analysis, rule: Rule, pooled: Mapping[tuple[str, str], Pooled]) -> list[Pair]:
@@ -217,7 +222,7 @@ def _pairs(analysis: Analysis, rule: Rule, pooled: Mapping[tuple[str, str], Pool
     for claim in analysis.claims:
         for judged in claim.instances:
             item = judged.item
-            arms = tuple(a.key for a in (judged.numerator, judged.denominator) if a is not None)
+            arms = _arms(judged)
             label = " ÷ ".join(arms)
             name = f"{claim.experiment} {claim.claim.id}"
             found = pair_rounds(judged, start_of(plan, item.experiment, rule), rule)
