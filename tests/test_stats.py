@@ -84,6 +84,23 @@ def test_the_current_rule_takes_the_mean_below_twenty_rounds_and_trims_from_twen
     assert stats.trimmed_location(quiet + [0.59] * 3).unit_sd < 0.03  # the three spells trimmed away
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(-5, 5), min_size=2, max_size=120), st.sampled_from([0.0, 0.1, 0.2, 0.25]))
+def test_yuen_s_location_is_its_textbook_definition(values, trim):
+    """Yuen's trimmed mean and its standard error, written the slow way: g = ⌊trim·n⌋ rounds off each
+    end; the winsorized sample sets those to the nearest kept value; se = s_w / ((1 − 2g/n)·√n)."""
+    n, g = len(values), math.floor(trim * len(values))
+    ordered = sorted(values)
+    kept = ordered[g: n - g]
+    winsorized = [ordered[g]] * g + kept + [ordered[n - g - 1]] * g
+    mean = sum(winsorized) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in winsorized) / (n - 1))
+    location = stats.trimmed_location(values, trim)
+    assert location.center == pytest.approx(sum(kept) / len(kept), abs=1e-9)
+    assert location.se == pytest.approx(sd / ((1 - 2 * g / n) * math.sqrt(n)), rel=1e-9, abs=1e-12)
+    assert (location.df, location.n) == (n - 2 * g - 1, n)
+
+
 def test_the_legacy_rule_trims_a_tenth_from_ten_rounds_and_a_fifth_from_twenty():
     """Three slow spells at +0.59 among 20 rounds: a 10% trim keeps one and winsorizes two more up to
     it, so the spread would read about 0.25; 20% leaves the quiet rounds' 1%."""

@@ -79,14 +79,6 @@ class Location:
         return self.se * math.sqrt(self.n)
 
 
-def _winsorized(values: np.ndarray, cut: int) -> np.ndarray:
-    ordered = np.sort(values)
-    if cut:
-        ordered[:cut] = ordered[cut]
-        ordered[-cut:] = ordered[-cut - 1]
-    return ordered
-
-
 def trimmed_df(n: int, rule: Rule = CURRENT) -> float:
     """Yuen's degrees of freedom at n rounds: n − 2g − 1, g rounds trimmed off each end."""
     return float(max(1, n - 2 * math.floor(rule.trim_at(n) * n) - 1))
@@ -101,9 +93,15 @@ def trimmed_location(values: Sequence[float], trim: float | None = None, rule: R
         raise ValueError("a location needs at least 2 values")
     trim = rule.trim_at(n) if trim is None else trim
     cut = int(math.floor(trim * n))
-    kept = np.sort(data)[cut: n - cut]
-    center = float(kept.mean())
-    winsorized_sd = float(np.std(_winsorized(data, cut), ddof=1))
+    ordered = np.sort(data)
+    # the sums as np.mean and np.std(ddof=1) take them, without their overhead on a few dozen values
+    kept = ordered[cut: n - cut]
+    center = float(np.add.reduce(kept) / kept.size)
+    if cut:
+        ordered[:cut] = ordered[cut]
+        ordered[-cut:] = ordered[-cut - 1]
+    deviations = ordered - np.add.reduce(ordered) / n
+    winsorized_sd = math.sqrt(float(np.add.reduce(deviations * deviations)) / (n - 1))
     se = winsorized_sd / ((1 - 2 * cut / n) * math.sqrt(n))
     return Location(center, se, float(n - 2 * cut - 1), n)
 
@@ -135,6 +133,11 @@ def t_quantile(probability: float, df: float) -> float:
     return float(distributions.t.ppf(probability, df))
 
 
+@functools.lru_cache(maxsize=4096)
+def chi2_quantile(probability: float, df: float) -> float:
+    return float(distributions.chi2.ppf(probability, df))
+
+
 def interval(location: Location, level: float) -> tuple[float, float]:
     """The two-sided interval at `level` on the analysis scale."""
     return bounds(location, (1 - level) / 2, (1 - level) / 2)
@@ -162,22 +165,22 @@ def pooled_spread(sessions: Sequence[Sequence[float]], rule: Rule) -> tuple[floa
     0.4%, and few later trials could decide (docs/results.md, "The selftest")."""
     if sum(len(s) for s in sessions) < max(1, rule.history):
         return ()
+    pool: list[float] = []
+    for rounds in sessions:
+        if len(rounds) < 2:
+            continue
+        center = float(np.median(rounds))  # a trimmed mean would carry a spell into the session's other rounds
+        scale = math.sqrt(len(rounds) / (len(rounds) - 1))  # its own center took about a degree of freedom
+        pool.extend((value - center) * scale for value in rounds)
+    if len(pool) < 2:
+        return ()
     spreads = []
     for _, trim in rule.trims:
-        pool: list[float] = []
-        for rounds in sessions:
-            if len(rounds) < 2:
-                continue
-            center = float(np.median(rounds))  # a trimmed mean would carry a spell into the session's other rounds
-            scale = math.sqrt(len(rounds) / (len(rounds) - 1))  # its own center took about a degree of freedom
-            pool.extend((value - center) * scale for value in rounds)
-        if len(pool) < 2:
-            return ()
         location = trimmed_location(pool, trim, rule)
         if location.df <= 0:
             return ()
         spread = location.unit_sd
-        spreads.append(spread * math.sqrt(location.df / float(distributions.chi2.ppf(1 - REACH_TAIL, location.df))))
+        spreads.append(spread * math.sqrt(location.df / chi2_quantile(1 - REACH_TAIL, location.df)))
     return tuple(spreads)
 
 
@@ -210,7 +213,7 @@ def pooled_between(sessions: Sequence[Sequence[float]], rule: Rule) -> tuple[flo
         # would read that as sessions that disagree
         unit = sum(loc.df * loc.unit_sd ** 2 for loc in located) / sum(loc.df for loc in located)
         variances = np.array([unit / loc.n for loc in located])
-        quantile = float(distributions.chi2.ppf(1 - BETWEEN_TAIL, len(located) - 1))
+        quantile = chi2_quantile(1 - BETWEEN_TAIL, len(located) - 1)
         if _homogeneity(centers, variances, 0.0) <= quantile:
             shifts.append(0.0)
             continue
@@ -342,6 +345,15 @@ class Design:
     def looks(self) -> Iterator[int]:
         return self.rule.looks_from(self.start)
 
+    def planned(self) -> Iterator[tuple[int, tuple[float, float]]]:
+        """Each look with its tails, in order."""
+        table = _planned(self)
+        yield from table
+        if self.rule.version < 2:  # the legacy design has no end: its looks past the table, one by one
+            for index, n in enumerate(self.looks(), 1):
+                if index > len(table):
+                    yield n, self.tails(index)
+
     def tails(self, index: int) -> tuple[float, float]:
         """The nominal one-sided tails of the look number `index` (1-based) of this design. The chance
         that any look misleads is at most the tail: by the union bound over the looks' levels
@@ -358,14 +370,10 @@ class Design:
     def _share(self, index: int) -> float:
         """Uniform spending: look `index`'s share of α, equal or in proportion to the rule's `weights`;
         each look already taken on rounds left out is charged as much as the design's largest."""
-        design = self.rule.design(self.start)
-        if not self.rule.weights:
-            return 1.0 / (len(design) + self.spent)
-        weight = dict(zip(self.rule.looks, self.rule.weights))
-        weights = [weight.get(n, 0.0) for n in design]
-        if index > len(weights) or not weights:
-            return 0.0
-        return weights[index - 1] / (sum(weights) + self.spent * max(weights))
+        shares = _uniform_shares(self.rule, self.start, self.spent)
+        if not self.rule.weights:  # equal shares: every look's, however far the legacy design's looks go
+            return shares[0] if shares else 1.0 / self.spent
+        return shares[index - 1] if index <= len(shares) else 0.0
 
     def _joint(self, tail: float) -> float:
         """One tail's level at every look. Looks already taken on rounds left out were at most at the
@@ -379,6 +387,29 @@ class Design:
     def single(self) -> tuple[float, float]:
         """One look at the size measured, with the whole of α."""
         return self.criterion.tails(self.alpha)
+
+
+@functools.lru_cache(maxsize=1024)
+def _planned(design: Design) -> tuple[tuple[int, tuple[float, float]], ...]:
+    """The design's looks (the legacy design's up to 5000 rounds) with their tails. Cached: a replay asks
+    for them at every look, and the simulation replays thousands of trials."""
+    return tuple((n, design.tails(index)) for index, n in enumerate(design.rule.design(design.start), 1))
+
+
+@functools.lru_cache(maxsize=1024)
+def _uniform_shares(rule: Rule, start: int, spent: int) -> tuple[float, ...]:
+    """Each look's share of α in the design from `start` under uniform spending, in proportion to the
+    rule's `weights` (equal without them). Cached: a replay asks for every look's share at every look,
+    and the simulation replays thousands of trials."""
+    design = rule.design(start)
+    if not rule.weights:
+        return tuple(1.0 / (len(design) + spent) for _ in design)
+    weight = dict(zip(rule.looks, rule.weights))
+    weights = [weight.get(n, 0.0) for n in design]
+    if not weights:
+        return ()
+    total = sum(weights) + spent * max(weights)
+    return tuple(w / total for w in weights)
 
 
 # --- decisions ----------------------------------------------------------------------------------
@@ -457,10 +488,10 @@ def sequential(units: Sequence[float], criterion: Criterion, alpha: float, start
         schedule = [(available, design.single())]
     else:
         schedule = []
-        for index, n in enumerate(design.looks(), 1):
+        for n, tails in design.planned():
             if n > available:
                 break
-            schedule.append((n, design.tails(index)))
+            schedule.append((n, tails))
         if exact and not schedule:
             schedule = [(available, design.tails(1))]
         if not schedule:
@@ -497,7 +528,7 @@ def sequential(units: Sequence[float], criterion: Criterion, alpha: float, start
         # end of its 80% interval (a spread from ten rounds is off by about a quarter either way, and
         # futility must not stop an item because its spread happened to come out high)
         late = trimmed_location(units[:available], rule.trim_at(rule.looks[-1]), rule) if paired else raw
-        low_sd = math.sqrt(late.df / float(distributions.chi2.ppf(1 - REACH_TAIL, late.df))) if late.df > 0 else 1.0
+        low_sd = math.sqrt(late.df / chi2_quantile(1 - REACH_TAIL, late.df)) if late.df > 0 else 1.0
         inside = rounds_needed(Location(middle, late.se * low_sd, raw.df, raw.n), criterion, alpha, start,
                                rule=rule, spent=spent, scale=scale)
         reachable = min((n for n in (needed, inside) if n is not None), default=None)
@@ -542,9 +573,9 @@ def _unusable(shown: Interval | None, scale: Scale, more_would_decide: bool = Tr
 
 
 def _schedule_after(design: Design, after: int) -> Iterator[tuple[int, tuple[float, float]]]:
-    for index, n in enumerate(design.looks(), 1):
+    for n, tails in design.planned():
         if n > after:
-            yield n, design.tails(index)
+            yield n, tails
 
 
 def rounds_needed(location: Location, criterion: Criterion, alpha: float, start: int, limit: int = 5000,
