@@ -567,6 +567,40 @@ def test_a_dear_pair_not_yet_looked_at_goes_before_a_cheap_claim_near_its_bound(
     assert _chosen(scheduler, decisions) == near
 
 
+def _unseen(ratio: float) -> Decision:
+    """A pair with the one round of a budgeted run's first phase, at this ratio."""
+    return Decision(Verdict.INCONCLUSIVE, None, 0.0, 1, True, early=math.log(ratio))
+
+
+def test_first_looks_go_to_the_claims_expected_to_cost_least_and_fit_in_the_budget_left(tmp_path, db):
+    """make run #48: the first looks of fib's iterative-no-gain (four pairs, each inside its range by its
+    one round; under the rule's floor, holding would take ≥ 20 rounds of each, 45 minutes with 19 left)
+    took 2.5 minutes before claims a few rounds from their verdicts. An unseen pair is priced by its
+    claim's expected cost at its early mean and the rule's floor: a claim that cannot fit in the budget
+    left has its first looks wait in tier 1; the others' go cheapest claim first."""
+    scheduler = _swept_claims(tmp_path, db)  # 1000 s left; a round of size=1 costs 2 s, of size=2 20 s
+    decisions = {i: Decision(Verdict.HOLDS, None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    for size in ("1", "2"):  # ≥ 10×, both pairs one round at 10.3×: each needs hundreds of rounds to hold
+        decisions[_pair(scheduler, "ten-times", size)] = _unseen(10.3)
+    dear = _pair(scheduler, "four-times", "2")  # 3×–5×, one round at 4×: a few rounds at 20 s
+    decisions[dear] = _unseen(4.0)
+    scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
+    choice = scheduler._choose(decisions, {})
+    assert choice is not None and choice.item == dear and choice.target == 3
+    # the first look of a pair far from its bound, the rest of its claim settled, is cheaper still
+    decisions[_pair(scheduler, "ten-times", "2")] = Decision(Verdict.HOLDS, None, 0.99, 3, True)
+    decisions[_pair(scheduler, "ten-times", "1")] = _unseen(30.0)
+    assert _chosen(scheduler, decisions) == _pair(scheduler, "ten-times", "1")
+    # one pair outside its bound settles its claim alone: priced by its own rounds, it goes before `dear`
+    decisions[_pair(scheduler, "ten-times", "1")] = _unseen(10.3)
+    decisions[_pair(scheduler, "ten-times", "2")] = _unseen(3.0)
+    assert _chosen(scheduler, decisions) == _pair(scheduler, "ten-times", "2")
+    # without an early mean (rounds left out by a warmup raise), the cheapest first look goes first, as before
+    for size in ("1", "2"):
+        decisions[_pair(scheduler, "ten-times", size)] = Decision(Verdict.INCONCLUSIVE, None, 0.0, 1, True)
+    assert _chosen(scheduler, decisions) == _pair(scheduler, "ten-times", "1")
+
+
 def test_the_progress_line_counts_open_claims_not_their_open_pairs(tmp_path, db):
     """make run, 2026-11-26: "65 claims open" of 57 claims, counting pairs. Here 3 pairs are open but
     one claim: ten-times already does not hold by its size=1 pair."""

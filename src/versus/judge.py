@@ -172,7 +172,8 @@ def judge(item: Item, observations: Observations, alpha: float, start: int, rule
         if len(matched) < 2 and a and b and not left_out:
             note = (f"{len(a)} and {len(b)} processes, {len(matched)} of them in the same rounds; "
                     f"a verdict needs {rule.first_look}")
-            return stats.Decision(Verdict.INCONCLUSIVE, None, 0.0, len(matched), True, note=note)
+            return stats.Decision(Verdict.INCONCLUSIVE, None, 0.0, len(matched), True, note=note,
+                                  early=sum(units) / len(units) if units else None)
         decision = stats.sequential(units, criterion, alpha, start, rule=rule, spent=spent)
         return _left_out(decision, left_out)
     # Rounds do not match (a failed process on one side): compare the arms unpaired.
@@ -206,9 +207,14 @@ def claim_verdict(verdicts: set[Verdict]) -> Verdict:
 def heads_outside(item: Item, decision: stats.Decision) -> bool:
     """Whether an undecided claim pair's estimate lies outside its claim's bounds: one such pair,
     once decided, settles its claim as not holding, so it alone is worth the rounds."""
-    if item.claim is None or decision.interval is None:
+    return decision.interval is not None and outside(item, decision.interval.value)
+
+
+def outside(item: Item, value: float) -> bool:
+    """Whether a value of a claim pair's ratio lies outside its claim's bounds (False for a comparison)."""
+    if item.claim is None:
         return False
-    value, low, high = decision.interval.value, item.claim.min, item.claim.max
+    low, high = item.claim.min, item.claim.max
     return (low is not None and value < low) or (high is not None and value > high)
 
 

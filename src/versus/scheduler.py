@@ -240,7 +240,9 @@ class Scheduler:
             # never past the item's cap of sequential rounds, even to reach its next look
             step = min(rounds, self._to_next_look(item, have), self._cap(index) - extra.get(index, 0))
             costs[index] = (seconds, max(1, step), stuck)
-        ranks = self._claim_ranks(decisions, costs, left)
+        outlooks = {index: self._outlook(index, decisions[index], have=decisions[index].n)
+                    for index in costs if self._unseen(index, decisions)}
+        ranks = self._claim_ranks(decisions, costs, left, {i: s for i, s in outlooks.items() if s is not None})
         best: tuple[tuple[int, int, float, float], int] | None = None
         for index, (seconds, _, stuck) in costs.items():
             item = self.plan.items[index]
@@ -305,7 +307,7 @@ class Scheduler:
         return found
 
     def _claim_ranks(self, decisions: dict[int, stats.Decision], costs: dict[int, tuple[float, int, bool]],
-                     left: float) -> dict[int, tuple[int, int, float]]:
+                     left: float, outlooks: dict[int, float] | None = None) -> dict[int, tuple[int, int, float]]:
         """(rank, tier, weight) of the open pairs of open claims: rank 1 for the pairs that decide a
         claim, weighted by what deciding the whole claim costs; any other pair stays rank 2 (a small
         comparison's).
@@ -326,8 +328,21 @@ class Scheduler:
         and no claim is decided without it. In tier 1 with the chance of an unknown (½), the first
         looks of rpc's 2008 pairs (about 100 s each) waited for claims near their bounds, which the
         floor of few rounds holds to 20 rounds, and make runs #35 and #36 ended with them at 1 round;
-        in tier 0, in #37, they waited for cheaper far claims until 8 minutes were left."""
+        in tier 0, in #37, they waited for cheaper far claims until 8 minutes were left.
+
+        An unseen pair with a round or two is priced by what deciding its claim is expected to cost
+        (`outlooks`: `_outlook`), not by its first look alone: the first looks go cheapest claim first,
+        and a claim expected to cost more than the budget left has its first looks in tier 1, with the
+        claims it is as dear as, not before every other. In make run #48 the first looks of four pairs
+        of fib's iterative-no-gain, each inside its range by one round (holding needs ≥ 20 rounds under
+        the rule's floor, 45 minutes for the four), took 2.5 minutes in tier -1 with 19 left, while
+        claims a few rounds from their verdicts waited."""
         ranks: dict[int, tuple[int, int, float]] = {}
+        outlooks = outlooks or {}
+
+        def price(i: int) -> float:
+            return outlooks.get(i, costs[i][0])
+
         for members in self._pairs_of_claim.values():
             if judge.claim_verdict({decisions[i].verdict for i in members}) != Verdict.INCONCLUSIVE:
                 continue
@@ -335,9 +350,12 @@ class Scheduler:
             outside = [i for i in open_ if i in costs and not costs[i][2]
                        and (judge.heads_outside(self.plan.items[i], decisions[i]) or self._unseen(i, decisions))]
             if outside:
-                cheapest = min(outside, key=lambda i: costs[i][0])
-                tier = -1 if self._unseen(cheapest, decisions) else self._tier([cheapest], decisions)
-                ranks[cheapest] = (1, tier, costs[cheapest][0])
+                cheapest = min(outside, key=price)
+                if not self._unseen(cheapest, decisions):
+                    ranks[cheapest] = (1, self._tier([cheapest], decisions), costs[cheapest][0])
+                    continue
+                claim = self._claim_price(cheapest, open_, decisions, costs, price)
+                ranks[cheapest] = (1, -1 if claim <= left else 1, claim if cheapest in outlooks else costs[cheapest][0])
                 continue
             if not all(i in costs and not costs[i][2] for i in open_):
                 continue  # a pair that cannot run in the budget, or sits on its bound: no cheap verdict
@@ -346,6 +364,34 @@ class Scheduler:
                 tier = self._tier(open_, decisions)
                 ranks.update({i: (1, tier, total) for i in open_})
         return ranks
+
+    def _claim_price(self, pair: int, open_: list[int], decisions: dict[int, stats.Decision],
+                     costs: dict[int, tuple[float, int, bool]], price: Callable[[int], float]) -> float:
+        """What deciding a claim through this unseen pair is expected to cost: the pair's own price where
+        its early mean lies outside the claim's bounds (one such pair settles it), else the price of every
+        open pair (each must hold); without a price for one of them (beyond the budget, or on its
+        bound), the claim cannot hold here: infinite."""
+        early = decisions[pair].early
+        if early is not None and judge.outside(self.plan.items[pair], math.exp(min(early, 700.0))):
+            return price(pair)
+        if not all(i in costs and not costs[i][2] for i in open_):
+            return math.inf
+        return sum(price(i) for i in open_)
+
+    def _outlook(self, index: int, decision: stats.Decision, have: int) -> float | None:
+        """An unseen claim pair's expected process time to its verdict: the look at which it would decide
+        if the mean of its rounds so far were its truth and its per-round spread the rule's floor (what
+        the rule assumes below `floor_until` rounds anyway), times its round's cost. None without rounds,
+        or where the rule has no floor to assume."""
+        item = self.plan.items[index]
+        if item.claim is None or decision.early is None or have < 1 or self.rule.floor <= 0:
+            return None
+        rule = self.rule.for_pair(item.pair)
+        location = stats.Location(decision.early, rule.floor / math.sqrt(have), max(1.0, have - 1.0), have)
+        criterion = judge.criterion_of(item, "log", self.shares.pairs(item), rule.delta)
+        look = stats.rounds_needed(location, criterion, self.shares.alpha_of(item), self.start_of(item.numerator),
+                                   rule=rule) or self.rule.looks[-1]
+        return max(1, look - have) * self._round_cost(set(item.arms))
 
     def _unseen(self, index: int, decisions: dict[int, stats.Decision]) -> bool:
         """A pair with fewer rounds than its first look: nothing is known of how far it lies."""

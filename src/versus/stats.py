@@ -431,6 +431,9 @@ class Decision:
     reachable: int | None = None
     # undecided, paired: the per-round spread of its rounds (log scale), before the rule's floor
     spread: float | None = None
+    # before the first look, paired: the mean of the rounds so far (analysis scale), too few for an
+    # interval; what the scheduler prices a pair's first look by (scheduler.Scheduler._outlook)
+    early: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "verdict", Verdict(self.verdict))  # a word ("holds") becomes its Verdict
@@ -481,7 +484,8 @@ def sequential(units: Sequence[float], criterion: Criterion, alpha: float, start
         return floored(location, rule) if scale == "log" and not (paired and _exact(units[:n])) else location
 
     if available < 2 or (available < rule.first_look and rule.sequential and not exact):
-        return Decision(Verdict.INCONCLUSIVE, None, 0.0, available, paired, note=_too_few(available, rule))
+        return Decision(Verdict.INCONCLUSIVE, None, 0.0, available, paired, note=_too_few(available, rule),
+                        early=_early(units) if paired else None)
     design = Design(rule, criterion, alpha, start, spent)
     schedule: list[tuple[int, tuple[float, float]]]
     if not rule.sequential:
@@ -497,7 +501,8 @@ def sequential(units: Sequence[float], criterion: Criterion, alpha: float, start
         if not schedule:
             first = next(design.looks(), rule.first_look)
             return Decision(Verdict.INCONCLUSIVE, None, 0.0, available, paired,
-                            note=f"{available} rounds measured; the first look is at {first}")
+                            note=f"{available} rounds measured; the first look is at {first}",
+                            early=_early(units) if paired else None)
     def mean(n: int) -> float:
         if paired:
             return float(np.mean(units[:n]))
@@ -540,6 +545,10 @@ def sequential(units: Sequence[float], criterion: Criterion, alpha: float, start
                      learned=latest.n >= rule.floor_until)
     return Decision(Verdict.INCONCLUSIVE, latest.interval, latest.level, latest.n, paired, note, needed, mde,
                     sides=latest.sides, reachable=reachable, spread=raw.unit_sd if paired else None)
+
+
+def _early(units: Sequence[float]) -> float | None:
+    return float(np.mean(units)) if len(units) else None
 
 
 def _exact(values: Sequence[float]) -> bool:
