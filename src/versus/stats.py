@@ -431,7 +431,7 @@ class Decision:
     reachable: int | None = None
     # undecided, paired: the per-round spread of its rounds (log scale), before the rule's floor
     spread: float | None = None
-    # before the first look, paired: the mean of the rounds so far (analysis scale), too few for an
+    # before the first look, paired, on the log scale: the mean of the rounds so far, too few for an
     # interval; what the scheduler prices a pair's first look by (scheduler.Scheduler._outlook)
     early: float | None = None
 
@@ -485,7 +485,7 @@ def sequential(units: Sequence[float], criterion: Criterion, alpha: float, start
 
     if available < 2 or (available < rule.first_look and rule.sequential and not exact):
         return Decision(Verdict.INCONCLUSIVE, None, 0.0, available, paired, note=_too_few(available, rule),
-                        early=_early(units) if paired else None)
+                        early=_early(units) if paired and scale == "log" else None)
     design = Design(rule, criterion, alpha, start, spent)
     schedule: list[tuple[int, tuple[float, float]]]
     if not rule.sequential:
@@ -502,7 +502,7 @@ def sequential(units: Sequence[float], criterion: Criterion, alpha: float, start
             first = next(design.looks(), rule.first_look)
             return Decision(Verdict.INCONCLUSIVE, None, 0.0, available, paired,
                             note=f"{available} rounds measured; the first look is at {first}",
-                            early=_early(units) if paired else None)
+                            early=_early(units) if paired and scale == "log" else None)
     def mean(n: int) -> float:
         if paired:
             return float(np.mean(units[:n]))
