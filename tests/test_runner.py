@@ -574,7 +574,7 @@ def _unseen(ratio: float) -> Decision:
 
 def test_first_looks_go_to_the_claims_expected_to_cost_least_and_fit_in_the_budget_left(tmp_path, db):
     """make run #48: the first looks of fib's iterative-no-gain (four pairs, each inside its range by its
-    one round; under the rule's floor, holding would take ≥ 20 rounds of each, 45 minutes with 19 left)
+    one round; 100 minutes of process time at the oracle's own rounds, `versus lab oracle`)
     took 2.5 minutes before claims a few rounds from their verdicts. An unseen pair is priced by its
     claim's expected cost at its early mean and the rule's floor: a claim that cannot fit in the budget
     left has its first looks wait in tier 1; the others' go cheapest claim first."""

@@ -240,7 +240,7 @@ class Scheduler:
             # never past the item's cap of sequential rounds, even to reach its next look
             step = min(rounds, self._to_next_look(item, have), self._cap(index) - extra.get(index, 0))
             costs[index] = (seconds, max(1, step), stuck)
-        outlooks = {index: self._outlook(index, decisions[index], have=decisions[index].n)
+        outlooks = {index: self._outlook(index, decisions[index])
                     for index in costs if self._unseen(index, decisions)}
         ranks = self._claim_ranks(decisions, costs, left, {i: s for i, s in outlooks.items() if s is not None})
         best: tuple[tuple[int, int, float, float], int] | None = None
@@ -334,8 +334,8 @@ class Scheduler:
         (`outlooks`: `_outlook`), not by its first look alone: the first looks go cheapest claim first,
         and a claim expected to cost more than the budget left has its first looks in tier 1, with the
         claims it is as dear as, not before every other. In make run #48 the first looks of four pairs
-        of fib's iterative-no-gain, each inside its range by one round (holding needs ≥ 20 rounds under
-        the rule's floor, 45 minutes for the four), took 2.5 minutes in tier -1 with 19 left, while
+        of fib's iterative-no-gain, each inside its range by one round (100 minutes of process time at the
+        oracle's own rounds, `versus lab oracle`), took 2.5 minutes in tier -1, while
         claims a few rounds from their verdicts waited."""
         ranks: dict[int, tuple[int, int, float]] = {}
         outlooks = outlooks or {}
@@ -378,12 +378,12 @@ class Scheduler:
             return math.inf
         return sum(price(i) for i in open_)
 
-    def _outlook(self, index: int, decision: stats.Decision, have: int) -> float | None:
+    def _outlook(self, index: int, decision: stats.Decision) -> float | None:
         """An unseen claim pair's expected process time to its verdict: the look at which it would decide
         if the mean of its rounds so far were its truth and its per-round spread the rule's floor (what
         the rule assumes below `floor_until` rounds anyway), times its round's cost. None without rounds,
         or where the rule has no floor to assume."""
-        item = self.plan.items[index]
+        item, have = self.plan.items[index], decision.n
         if item.claim is None or decision.early is None or have < 1 or self.rule.floor <= 0:
             return None
         rule = self.rule.for_pair(item.pair)
