@@ -431,6 +431,16 @@ def test_lab_schedule_says_what_each_claims_rounds_cost_and_lists_the_schedulers
     assert code == 0 and "the scheduler's choices, in order:" in out
     assert ("|   2.5 min left |   3 open | decides its claim | lab f-2x: lab/f/cpython@3.11.7 ÷ lab/g/cpython@3.11.7 | "
             "4 → 6 rounds, 2 now, about 4 s") in out
+    # the process time each kind of choice ran: the runs back to back from T0 + 20 s, rounds of 26 s up to
+    # round 5, 24 s to 11, 20 s after; the sequential rounds (3 on) that began after the choice at T0 + 100
+    # (all but a's 2 s of round 3) are its own, until a comparison's choice at T0 + 320 takes rounds 12–23
+    store = Store(tmp_path / "o.db")
+    store.add_choice(session, 1, Chosen(T0 + 320, "lab: lab/d/cpython@3.11.7 ÷ lab/d/cpython@3.12.1", [], 12, 12, 24,
+                                        240.0, 0, 80.0, 2))
+    store.close()
+    out = run_lab(capsys, "schedule", str(tmp_path / "o.db"))[1]
+    assert ("by kind (the process time of the sequential rounds each ran): comparison ≥ 2×: 1 choices, "
+            f"{240 / 60:.1f} min; decides its claim: 1 choices, {(3 * 26 - 2 + 6 * 24) / 60:.1f} min") in out
 
 
 def test_lab_schedule_of_a_session_without_claims_says_so(tmp_path, capsys):

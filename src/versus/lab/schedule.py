@@ -3,7 +3,9 @@
 rounds in which both arms of one of its pairs ran, and its verdict; each arm's time in its first
 rounds, in the rounds its decided claim pairs took and beyond them; and, where the session stored
 them (schema 7), the scheduler's choices in order: the item, why (its rank), the rounds its decision
-had and the look expected to decide it, its estimated cost and the budget left.
+had and the look expected to decide it, its estimated cost and the budget left; and the process time
+of the sequential rounds each kind of choice ran (a run counts for the latest choice of its leg
+before it started).
 
 A process serves every claim one of whose pairs ran whole in its round, so a claim's minutes overlap
 where claims share pairs (with-redesign and its server twin): they say where rounds went, not a
@@ -11,6 +13,7 @@ partition of the process time.
 """
 from __future__ import annotations
 
+import bisect
 import datetime
 from collections import defaultdict
 from dataclasses import dataclass
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 from ..analyze import Analysis, analyze
 from ..record import load_session
 from ..rule import Rule
-from ..store import Store, StoredRun, Target
+from ..store import Chosen, StoredRun, Target
 from ..verdict import Verdict
 from .stored import initial_of, open_store, session_rule
 
@@ -48,6 +51,15 @@ class Spent:
 
 
 @dataclass(frozen=True)
+class Kind:
+    """The scheduler's choices of one rank, and the process time of the sequential rounds they ran."""
+
+    rank: int
+    choices: int
+    seconds: float
+
+
+@dataclass(frozen=True)
 class Schedule:
     session: int
     rule: Rule
@@ -57,6 +69,7 @@ class Schedule:
     spends: list[Spend]
     choices: str  # the trace as text ("" where the session has none)
     arms: tuple[Spent, ...] = ()  # every arm's, most beyond first
+    kinds: tuple[Kind, ...] = ()  # by rank (none where the session stored no choices)
 
 
 def schedule(path: Target, session: int | None, changes: list[str]) -> Schedule:
@@ -87,8 +100,31 @@ def schedule(path: Target, session: int | None, changes: list[str]) -> Schedule:
             spends.append(Spend(f"{claim.experiment} {claim.claim.id}", seconds, rounds, claim.verdict))
     alone = sum(r.wall_ns / 1e9 for r in runs if r.round >= initial[r.arm_id] and (r.arm_id, r.round) not in served)
     spends.sort(key=lambda s: -s.seconds)
-    return Schedule(stored.id, rule, first, sequential, alone, spends, _choices(store, stored.id),
-                    _spent(analysis, runs, initial))
+    choices = store.choices(stored.id)
+    return Schedule(stored.id, rule, first, sequential, alone, spends, _choices(choices),
+                    _spent(analysis, runs, initial), _kinds(choices, runs, initial))
+
+
+def _kinds(choices: list[tuple[int, Chosen]], runs: list[StoredRun], initial: dict[int, int]) -> tuple[Kind, ...]:
+    """Each rank's choices and the process seconds of the sequential runs that began after one of them
+    and before the next choice of the same leg."""
+    times: dict[int, list[float]] = defaultdict(list)
+    ranks: dict[int, list[int]] = defaultdict(list)
+    count: dict[int, int] = defaultdict(int)
+    for leg, chosen in sorted(choices, key=lambda c: (c[0], c[1].at)):
+        times[leg].append(chosen.at)
+        ranks[leg].append(chosen.rank)
+        count[chosen.rank] += 1
+    seconds: dict[int, float] = defaultdict(float)
+    only = next(iter(times)) if len(times) == 1 else None  # a run stored without its leg (0) is this leg's
+    for run in runs:
+        chose = run.leg if run.leg in times else only
+        if run.round < initial[run.arm_id] or chose is None:
+            continue
+        at = bisect.bisect_right(times[chose], run.started) - 1
+        if at >= 0:
+            seconds[ranks[chose][at]] += run.wall_ns / 1e9
+    return tuple(Kind(rank, count[rank], seconds[rank]) for rank in sorted(count))
 
 
 def _spent(analysis: Analysis, runs: list[StoredRun], initial: dict[int, int]) -> tuple[Spent, ...]:
@@ -113,8 +149,7 @@ def _spent(analysis: Analysis, runs: list[StoredRun], initial: dict[int, int]) -
     return tuple(sorted(out, key=lambda s: -s.beyond))
 
 
-def _choices(store: Store, session: int) -> str:
-    choices = store.choices(session)
+def _choices(choices: list[tuple[int, Chosen]]) -> str:
     if not choices:
         return ""
     lines = []
@@ -165,6 +200,9 @@ def render(result: Schedule) -> str:
                   for s in result.arms[:5] if s.beyond > 0]
     lines += ["", "the scheduler's choices, in order:" if result.choices else
               "the scheduler's choices: not stored in this session (stored from schema 7 on)"]
+    if result.kinds:
+        lines.append("by kind (the process time of the sequential rounds each ran): " + "; ".join(
+            f"{RANKS.get(k.rank, str(k.rank))}: {k.choices} choices, {k.seconds / 60:.1f} min" for k in result.kinds))
     if result.choices:
         lines.append(result.choices)
     return "\n".join(lines)
