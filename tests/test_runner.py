@@ -350,6 +350,25 @@ def test_without_a_budget_every_arm_runs_its_processes_before_anything_else(db):
     assert all(scheduler.initial_of(a) == 3 for a in range(len(scheduler.plan.arms)))
 
 
+def test_a_cheap_pair_near_its_bound_after_few_rounds_is_run_on_the_chance_that_it_lies_further(tmp_path, db):
+    """After 3 rounds ten-times' cheap pair reads 9.8× against its bound of 10×: taken as the truth, no look
+    within the design decides it. But 3 rounds leave the truth as likely at 12× or 8×, which 20 rounds
+    decide about half the time (`stats.chances_by_look`), for 17 rounds of 2 s. The scheduler runs it
+    before four-times' dear pair (rounds of 20 s), whose 5 rounds to its look are a long shot: in make
+    run #50 new-gil-efficiency's pair on CPython 3.11.7, at 0.94 against 0.95 after 3 rounds (0.4 s a
+    round), waited 37 minutes and stayed open; make run #46 decided it at 40 rounds (0.99)."""
+    scheduler = _swept_claims(tmp_path, db)
+    decisions = {i: Decision(Verdict.SAME, None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    near = _pair(scheduler, "ten-times", "1")
+    decisions[near] = Decision(Verdict.INCONCLUSIVE, Interval(9.8, 9.8 / 3, 9.8 * 3), 0.99, 3, True,
+                               rounds_needed=None, spread=0.1)
+    dear = _pair(scheduler, "four-times", "2")
+    decisions[dear] = _open(4.0)
+    scheduler.status.open_items = [near, dear]
+    choice = scheduler._choose(decisions, {})
+    assert choice is not None and choice.item == near and choice.target == 20
+
+
 def test_a_claim_pair_outside_its_bounds_alone_gets_the_rounds_that_settle_the_claim(tmp_path, db):
     """A claim does not hold as soon as one pair does not: where one pair's estimate lies outside
     the bounds, that pair alone decides the claim, although a cheaper pair would come first by time."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import statistics
 
 import numpy as np
 import pytest
@@ -334,3 +335,58 @@ def test_clopper_pearson():
     assert low == 0 and high == pytest.approx(0.0303, abs=1e-4)
     low, high = stats.clopper_pearson(5, 10)
     assert low == pytest.approx(0.1871, abs=1e-4) and high == pytest.approx(0.8129, abs=1e-4)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.floats(-1.0, 1.0), st.floats(0.01, 0.5), st.integers(3, 40), st.floats(-0.5, 0.5))
+def test_a_looks_chance_under_a_certain_truth_is_the_first_look_that_decides(center, spread, n, bound):
+    """With no uncertainty about the truth, the first look that may decide is `rounds_needed`'s, with
+    chance 1, and no look before it may."""
+    location = stats.Location(center, spread / math.sqrt(n), n - 1, n)
+    criterion = stats.Bound(bound, None)
+    chances = stats.chances_by_look(location, criterion, 0.05, 3, uncertainty=0.0)
+    needed = stats.rounds_needed(location, criterion, 0.05, 3)
+    first = next((look for look, chance in chances if chance > 0), None)
+    assert first == needed
+    assert all(chance in (0.0, 1.0) for _, chance in chances)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(-0.5, 0.5), st.floats(0.02, 0.4), st.floats(0.02, 0.4), st.integers(3, 30))
+def test_a_looks_chance_is_the_predicted_estimates_chance_to_land_where_that_look_decides(center, spread, uncertainty,
+                                                                                          n):
+    """At look L the estimate is normal about today's, with variance uncertainty²·(L − n)/(n·L), and the look
+    decides where that estimate would (the region that a certain truth shows: found here by bisection).
+    The chance is that normal's mass there, to within the grid's resolution."""
+    criterion = stats.Bound(0.0, None)
+
+    def location(at: float) -> stats.Location:
+        return stats.Location(at, spread / math.sqrt(n), n - 1, n)
+
+    chances = stats.chances_by_look(location(center), criterion, 0.05, 3, uncertainty=uncertainty)
+    for index, (look, chance) in enumerate(chances):
+        def decides(at: float) -> bool:
+            return stats.chances_by_look(location(at), criterion, 0.05, 3, uncertainty=0.0)[index][1] == 1.0
+
+        def edge(inside: float, outside: float) -> float:
+            for _ in range(60):
+                middle = (inside + outside) / 2
+                inside, outside = (middle, outside) if decides(middle) else (inside, middle)
+            return (inside + outside) / 2
+
+        above, below = edge(5.0, 0.0), edge(-5.0, 0.0)  # holds at or above one, does not hold below the other
+        sigma = uncertainty * math.sqrt((look - n) / (n * look))
+        normal = statistics.NormalDist(center, sigma)
+        exact = 1 - normal.cdf(above) + normal.cdf(below)
+        assert abs(chance - exact) <= 1 / stats._GRID + 1e-6
+
+
+def test_a_pair_near_its_bound_after_few_rounds_may_still_decide_soon():
+    """After 3 rounds of spread 0.07, 0.94 against a bound of 0.95 is out of reach at today's estimate
+    (no look up to 250 decides), but the truth is as likely 0.99 as 0.89: with the rule's floor (0.2) as
+    the rounds' uncertainty, about half the time the look at 20 rounds decides."""
+    location = stats.Location(math.log(0.94), 0.07 / math.sqrt(3), 2, 3)
+    criterion = stats.Bound(math.log(0.95), None)
+    assert stats.rounds_needed(location, criterion, 0.05 / 3, 3) is None
+    chances = dict(stats.chances_by_look(location, criterion, 0.05 / 3, 3, uncertainty=0.2))
+    assert chances[15] < 0.1 < 0.4 < chances[20] < chances[40] < chances[100] < 0.9

@@ -218,6 +218,7 @@ class Scheduler:
         left = self.budget.left()
         costs: dict[int, tuple[float, int, bool]] = {}  # item → (seconds to decide, step, stuck)
         targets: dict[int, int | None] = {}
+        chances: dict[int, float] = {}  # claim pairs: the chance that the look aimed at decides (`_aim`)
         for index in self.status.open_items:
             item, decision = self.plan.items[index], decisions[index]
             if set(item.arms) & self.broken or extra.get(index, 0) >= self._cap(index):
@@ -231,6 +232,10 @@ class Scheduler:
             if have == 0 and extra.get(index, 0) >= first:
                 continue  # it had its rounds and none of them counts for it: more would not either
             target = decision.rounds_needed or (first if have < first else None)
+            if item.claim is not None and have >= first:
+                aimed = self._aim(index, decision, left, extra.get(index, 0))
+                if aimed is not None:
+                    target, chances[index] = aimed
             targets[index] = target
             rounds = max(1, (target - have) if target else self._to_next_look(item, have))
             seconds = rounds * self._round_cost(set(item.arms))
@@ -254,7 +259,8 @@ class Scheduler:
             else:
                 rank, tier, weight = ranks.get(index, (2, 0, seconds))
             # every comparison ≥ 2× must be decided: among them, the cheapest first, whatever its chance
-            key = (rank, tier, weight if rank == 0 else weight / _chance(item, decisions[index]), seconds)
+            chance = chances[index] if index in chances else _chance(item, decisions[index])
+            key = (rank, tier, weight if rank == 0 else weight / chance, seconds)
             if best is None or key < best[0]:
                 best = (key, index)
         if best is None:
@@ -392,6 +398,29 @@ class Scheduler:
         look = stats.rounds_needed(location, criterion, self.shares.alpha_of(item), self.start_of(item.numerator),
                                    rule=rule) or self.rule.looks[-1]
         return max(1, look - have) * self._round_cost(set(item.arms))
+
+    def _aim(self, index: int, decision: stats.Decision, left: float, extra: int) -> tuple[int, float] | None:
+        """The look a claim pair past its first look is best run to, and the chance that it decides there:
+        of the looks within the budget left and the pair's cap, the one with the fewest expected seconds per
+        decision (its rounds' cost ÷ its chance), the truth as uncertain as the pair's rounds leave it
+        (`stats.chances_by_look`, at least the rule's floor below `floor_until` rounds: what the rule
+        assumes there). None without a usable estimate and spread, or where no such look may decide."""
+        item, have = self.plan.items[index], decision.n
+        shown = decision.interval
+        if shown is None or shown.value <= 0 or not decision.spread or have < 1:
+            return None
+        rule = self.rule.for_pair(item.pair)
+        location = stats.Location(math.log(shown.value), decision.spread / math.sqrt(have), max(1.0, have - 1.0), have)
+        cost = self._round_cost(set(item.arms))
+        limit = have + min(self._cap(index) - extra, int(left // cost) if cost > 0 else self._cap(index) - extra)
+        criterion = judge.criterion_of(item, "log", self.shares.pairs(item), rule.delta)
+        uncertainty = max(decision.spread, rule.floor_at(have))
+        best: tuple[float, int, float] | None = None
+        for look, chance in stats.chances_by_look(location, criterion, self.shares.alpha_of(item),
+                                                  self.start_of(item.numerator), rule, uncertainty, limit):
+            if chance > 0 and (best is None or (look - have) / chance < best[0]):
+                best = ((look - have) / chance, look, chance)
+        return None if best is None else (best[1], best[2])
 
     def _unseen(self, index: int, decisions: dict[int, stats.Decision]) -> bool:
         """A pair with fewer rounds than its first look: nothing is known of how far it lies."""

@@ -28,6 +28,7 @@ import functools
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Protocol
 
 import numpy as np
@@ -605,6 +606,45 @@ def rounds_needed(location: Location, criterion: Criterion, alpha: float, start:
         if projected.se == 0 or criterion.verdict(*bounds(projected, *tails)):
             return n
     return None
+
+
+_GRID = 32  # points of the normal distribution `chances_by_look` weighs a truth's uncertainty by
+
+
+@functools.lru_cache(maxsize=1)
+def _normal_grid() -> tuple[float, ...]:
+    """Equally likely points of a standard normal: the midpoints of _GRID equal slices of its probability."""
+    normal = NormalDist()
+    return tuple(normal.inv_cdf((i + 0.5) / _GRID) for i in range(_GRID))
+
+
+def chances_by_look(location: Location, criterion: Criterion, alpha: float, start: int, rule: Rule = CURRENT,
+                    uncertainty: float | None = None, limit: int | None = None,
+                    spent: int = 0) -> list[tuple[int, float]]:
+    """For each look after today's (up to `limit` rounds), the chance that it decides, where the truth is as
+    uncertain as today's rounds leave it: with a flat prior and normal rounds of per-round spread
+    `uncertainty` (default: the rounds' own), the estimate at look L is normal about today's with variance
+    uncertainty²·(L − n)/(n·L), and the look decides where the interval the rule draws about that estimate
+    (today's per-round spread projected to L, the rule's floor at L) is a verdict. `rounds_needed` asks the
+    same of today's estimate taken as the truth, which prices a pair near its bound as if more rounds could
+    not move its estimate: after 3 rounds of per-round spread 0.07, 0.94 against a bound of 0.95 needs 200
+    rounds there, where the truth is as likely 0.99, decided at 20 (docs/method.md, "Runs")."""
+    n = location.n
+    spread = location.unit_sd if uncertainty is None else uncertainty
+    if n < 1 or spread < 0:
+        return []
+    grid = _normal_grid()
+    chances = []
+    for look, tails in _schedule_after(Design(rule, criterion, alpha, start, spent), n):
+        if limit is not None and look > limit:
+            break
+        projected = floored(Location(0.0, location.unit_sd / math.sqrt(look), trimmed_df(look, rule), look), rule)
+        low, high = bounds(projected, *tails)  # about a center of 0: the interval's ends as offsets
+        sigma = spread * math.sqrt((look - n) / (n * look))
+        hits = sum(criterion.verdict(m + low, m + high) is not None
+                   for m in (location.center + sigma * z for z in grid))
+        chances.append((look, hits / len(grid)))
+    return chances
 
 
 def futile(decision: Decision, last: int) -> bool:
