@@ -395,16 +395,22 @@ def test_replay_runs_the_scheduler_again_within_the_runs_process_time(tmp_path, 
 
 def test_replay_minutes_gives_each_replay_another_budget(tmp_path, capsys):
     """What a larger budget buys on the same world: the fixture's d-1.2x lies beyond the run's process
-    time for a fixed-size test (the oracle's ranking above), which a sequential replay beats only by
-    luck; an hour's replays spend past the run's process time and decide d-1.2x more often (12 replays
-    each: with 3, which of them the luck fell on moved with the order of the scheduler's first looks)."""
+    time for a fixed-size test (the oracle's ranking above) and within an hour's, so an hour's oracle
+    counts it; an hour's replays spend past the run's process time and run more processes. Whether they
+    decide d-1.2x more often is luck, not the budget: from 10 rounds on, futility stops its pair on
+    3.11.7 wherever its estimate has wandered near 1.2× (8 of 24 replays decided it with the run's budget
+    and 8 of 24 with an hour, seed 4, before the scheduler aimed at looks by their chance)."""
     oracle_session(tmp_path / "o.db")
     own = run_lab(capsys, "replay", str(tmp_path / "o.db"), "--trials", "12", "--seed", "4")[1]
     code, out, _ = run_lab(capsys, "replay", str(tmp_path / "o.db"), "--trials", "12", "--seed", "4", "--minutes", "60")
     assert code == 0 and "12 replays of the scheduler within 60.0 min of process time" in out
-    decided = {line.split(" | ")[0]: line.split(" | ")[1] for line in out.splitlines() if line.startswith("lab ")}
-    before = {line.split(" | ")[0]: line.split(" | ")[1] for line in own.splitlines() if line.startswith("lab ")}
-    assert int(decided["lab d-1.2x"].split()[0]) > int(before["lab d-1.2x"].split()[0])
+    assert "of the oracle's 3;" in own and "of the oracle's 4;" in out
+
+    def processes(text: str) -> float:
+        return statistics.fmean(int(line.split(" | ")[5]) for line in text.splitlines()
+                                if line[:1].isdigit() and " | " in line)
+
+    assert processes(out) > processes(own)
     spent = [float(line.split(" | ")[4]) for line in out.splitlines() if line[:1].isdigit() and " | " in line]
     assert max(spent) > (BUDGET - SETUP) / 60
     for bad in ("0", "inf", "nan"):

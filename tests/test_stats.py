@@ -363,18 +363,18 @@ def test_a_looks_chance_is_the_predicted_estimates_chance_to_land_where_that_loo
     def location(at: float) -> stats.Location:
         return stats.Location(at, spread / math.sqrt(n), n - 1, n)
 
+    def decides(at: float, index: int) -> bool:
+        return stats.chances_by_look(location(at), criterion, 0.05, 3, uncertainty=0.0)[index][1] == 1.0
+
+    def edge(inside: float, outside: float, index: int) -> float:
+        for _ in range(60):
+            middle = (inside + outside) / 2
+            inside, outside = (middle, outside) if decides(middle, index) else (inside, middle)
+        return (inside + outside) / 2
+
     chances = stats.chances_by_look(location(center), criterion, 0.05, 3, uncertainty=uncertainty)
     for index, (look, chance) in enumerate(chances):
-        def decides(at: float) -> bool:
-            return stats.chances_by_look(location(at), criterion, 0.05, 3, uncertainty=0.0)[index][1] == 1.0
-
-        def edge(inside: float, outside: float) -> float:
-            for _ in range(60):
-                middle = (inside + outside) / 2
-                inside, outside = (middle, outside) if decides(middle) else (inside, middle)
-            return (inside + outside) / 2
-
-        above, below = edge(5.0, 0.0), edge(-5.0, 0.0)  # holds at or above one, does not hold below the other
+        above, below = edge(5.0, 0.0, index), edge(-5.0, 0.0, index)  # holds at or above one, does not hold below the other
         sigma = uncertainty * math.sqrt((look - n) / (n * look))
         normal = statistics.NormalDist(center, sigma)
         exact = 1 - normal.cdf(above) + normal.cdf(below)

@@ -12,7 +12,8 @@ within a time budget for the arms that an undecided comparison or claim still ne
   per-round spreads from their bound, before the others), then the other comparisons, items stuck on their
   threshold last (from 10 rounds on, an item that no look within its cap is expected to decide gets
   no more: `stats.futile`), the cheapest decision first within each (after the comparisons ≥ 2×, its cost ÷ the
-  chance that its estimate lies on the deciding side of its bound); they stop when everything is decided or
+  chance that its estimate lies on the deciding side of its bound; a claim pair past its first look, the rounds
+  to the look it is aimed at ÷ that look's chance to decide: `_aim`); they stop when everything is decided or
   the budget is spent. So an expensive arm whose claims cannot be decided in the budget does not
   take the first rounds of the cheap ones (a make run that gave every arm its three rounds first
   spent 19.4 of its 20.3 minutes of process time on them and decided 10 of 58 claims:
