@@ -952,6 +952,42 @@ def test_across_pools_and_counts_runs_apart_where_an_experiment_s_method_changed
     assert code == 0 and "different methods" not in out and "[method" not in out
 
 
+def test_across_counts_flips_within_a_host_class_and_lists_claims_that_differ_between_classes(tmp_path, capsys):
+    """Regression: rpc's http-10x held in eight runs on an Intel Xeon host and did not hold in one on an
+    AMD EPYC host (2026-12-06/07); `across` called it a flip of the rule, though each host decided it
+    alike and the ratio (HTTP ÷ socket round trip) is a property of the machine."""
+    paths = three_runs(tmp_path)
+    hosted = []
+    for path, cpu in zip(paths, ("Xeon", "EPYC", "Xeon")):
+        doc = json.loads(Path(path).read_text())
+        doc["host"] = {"hostname": "vm", "cpu": cpu, "cores": 2}
+        doc["hosts"] = {"vm": doc["host"]}
+        hosted.append(write(tmp_path / f"{cpu}-{Path(path).name}", doc))
+    code, out, _ = run_lab(capsys, "across", *hosted)
+    assert code == 0
+    lines = out.splitlines()
+    assert "the runs come from more than one host class: Xeon (runs 1, 3); EPYC (run 2)" in lines
+    assert "HOST x k2: holds, does not hold, holds" in lines  # runs 1 and 3 (Xeon) agree; run 2 is EPYC's
+    assert ("3 claims over 3 runs: decided in at least one 2, in all 1, in none 1; holds in one run and does not "
+            "hold in another on the same host class: 0; decided alike on each host class but apart between them "
+            "(HOST): 1") in lines
+    # the pooled estimate over all runs, as before, and over each interval's own host class: p ÷ q pools
+    # runs 1 and 3's rounds for run 1's interval (round 0 of run 3 left out), run 2's alone for run 2's
+    assert "deciding intervals that contain the estimate pooled over the runs: 2 of 5 (40.0%; target ≥ 97%)" in lines
+    own = math.exp(statistics.fmean(math.log(r) for r in [2.3, 2.1, 2.2]))
+    assert 2.15 <= own <= 2.4
+    assert any(line.startswith("deciding intervals that contain the estimate pooled over the runs of their own host "
+                               "class: ") for line in lines)
+    assert not any("run 2: x k1" in line and "pooled on its host class" in line for line in lines)
+    # within one host class, opposite verdicts are still a flip
+    doc = json.loads(Path(hosted[1]).read_text())
+    doc["host"]["cpu"] = "Xeon"
+    doc["hosts"] = {"vm": doc["host"]}
+    code, out, _ = run_lab(capsys, "across", hosted[0], write(tmp_path / "xeon2.json", doc), hosted[2])
+    assert code == 0 and "FLIP x k2: holds, does not hold, holds" in out.splitlines()
+    assert "host class" not in out
+
+
 def test_values_under_the_noise_model_sets_the_median_against_the_fastest_sample(capsys):
     code, out, _ = run_lab(capsys, "values", "--model", "--trials", "40")
     assert code == 0

@@ -10,6 +10,12 @@ and in none, any claim that holds in one run and does not hold in another (a fli
 deciding intervals that contain the estimate pooled over the runs: each claim pair's rounds (those the
 rule analyses, from the documents' raw samples, `stored.rounds`) pooled over the runs, and their
 trimmed mean at the first run's rule.
+
+A claim is judged on the machine that measured it, and a ratio of two runtimes is a property of the
+CPU as much as of the code. So where the runs come from more than one host class (the CPU model each
+report's hosts name), a flip is counted within a host class, a claim decided alike on each class but
+apart between them is listed as such ("HOST"), and the pooled estimate is given both over all runs and
+over the runs of each interval's own host class.
 """
 from __future__ import annotations
 
@@ -174,10 +180,32 @@ class Across:
     deciding: list[tuple[Deciding, float | None]]  # each deciding interval, with its pair's pooled estimate
     rules_differ: tuple[str, ...] = ()  # the rule fields in which the runs' rules differ (the pooled estimate takes run 1's)
     methods: dict[str, str] = field(default_factory=dict)  # experiment → how its method differs between runs
+    hosts: tuple[str, ...] = ()  # each run's host class; empty: one class
+    on_host: tuple[float | None, ...] = ()  # each deciding interval's pair pooled over the runs of its host class
+
+    def _apart(self, key: tuple[str, str], runs: list[int]) -> bool:
+        return len({self.verdicts[key][r] for r in runs} & set(DECIDED)) > 1
+
+    def _classes(self) -> list[list[int]]:
+        """The runs (0-based) of each host class."""
+        if not self.hosts:
+            return [list(range(self.runs))]
+        return [[r for r, h in enumerate(self.hosts) if h == host] for host in dict.fromkeys(self.hosts)]
 
     @property
     def flips(self) -> list[tuple[str, str]]:
-        return [k for k, seen in self.verdicts.items() if len({v for v in seen if v in DECIDED}) > 1]
+        """Claims that hold in one run and do not hold in another on the same host class."""
+        return [k for k in self.verdicts if any(self._apart(k, runs) for runs in self._classes())]
+
+    @property
+    def between_hosts(self) -> list[tuple[str, str]]:
+        """Claims decided alike within each host class but apart between two classes."""
+        flips = set(self.flips)
+        return [k for k in self.verdicts if k not in flips and self._apart(k, list(range(self.runs)))]
+
+    def host_runs(self) -> list[tuple[str, list[int]]]:
+        """Each host class with its runs (1-based)."""
+        return [(self.hosts[runs[0]], [r + 1 for r in runs]) for runs in self._classes()] if self.hosts else []
 
     def decided(self, how: str) -> list[tuple[str, str]]:
         """The claims decided in at least one run ("some"), in every run ("all"), or in none ("none")."""
@@ -190,6 +218,11 @@ class Across:
     @property
     def contained(self) -> list[bool]:
         return [estimate is not None and _inside(d.low, d.high, estimate) for d, estimate in self.deciding]
+
+    @property
+    def contained_on_host(self) -> list[bool]:
+        return [estimate is not None and _inside(d.low, d.high, estimate)
+                for (d, _), estimate in zip(self.deciding, self.on_host)]
 
 
 def _inside(low: float, high: float, value: float) -> bool:
@@ -239,6 +272,17 @@ def _runs(numbers: list[int]) -> str:
     return ", ".join(f"{s[0]}–{s[-1]}" if len(s) > 1 else str(s[0]) for s in spans)
 
 
+def host_class(doc: Mapping[str, Any]) -> str:
+    """The CPU model(s) of the hosts a report's session ran on: what decides whether two runs measured
+    on the same kind of machine (every VM here is called `vm`)."""
+    hosts = doc.get("hosts")
+    found = [h for h in hosts.values() if isinstance(h, Mapping)] if isinstance(hosts, Mapping) else []
+    if not found and isinstance(doc.get("host"), Mapping):
+        found = [doc["host"]]
+    names = sorted({str(h.get("cpu") or "unknown CPU") for h in found})
+    return " + ".join(names) or "unknown host"
+
+
 def across(paths: list[Path]) -> Across:
     """Several reports set side by side. An experiment whose method differs between them (a report
     before `cpus` existed and one after) measured two things: each method's runs are pooled, and
@@ -253,8 +297,10 @@ def across(paths: list[Path]) -> Across:
     methods = {e: _how_methods_differ(ts) for e, ts in texts.items() if len(versions[e]) > 1}
     verdicts: dict[tuple[str, str], list[str]] = {}
     units_of: dict[tuple[str, str], list[float]] = {}
+    units_on: dict[tuple[str, tuple[str, str]], list[float]] = {}  # (host class, pair) → rounds
     scale_of: dict[tuple[str, str], str] = {}
     deciding: list[tuple[Deciding, tuple[str, str]]] = []
+    hosts = [host_class(doc) for doc in docs]
     rule: Rule | None = None
     differ: set[str] = set()
     for index, (path, doc) in enumerate(zip(paths, docs), 1):
@@ -281,6 +327,7 @@ def across(paths: list[Path]) -> Across:
                                    start_of(plan, key[0], own), own)
                     if found is not None:
                         units_of.setdefault(pair, []).extend(found.units)
+                        units_on.setdefault((hosts[index - 1], pair), []).extend(found.units)
                         scale_of[pair] = found.scale
                     shown = instance.get("ratio")
                     if instance.get("verdict") in DECIDED and shown is not None:
@@ -290,26 +337,38 @@ def across(paths: list[Path]) -> Across:
             raise _malformed(path, error) from None
         for seen in verdicts.values():
             seen += ["-"] * (index - len(seen))
-    pooled: dict[tuple[str, str], float | None] = {}
-    for pair, pooled_units in units_of.items():
+    def pool(pooled_units: list[float], scale: str) -> float | None:
         if len(pooled_units) < 2 or rule is None:
-            pooled[pair] = None
-            continue
+            return None
         center = stats.trimmed_location(pooled_units, rule=rule).center
-        pooled[pair] = math.exp(center) if scale_of[pair] == "log" else center
-    return Across(len(docs), verdicts, [(d, pooled.get(pair)) for d, pair in deciding], tuple(sorted(differ)), methods)
+        return math.exp(center) if scale == "log" else center
+
+    pooled = {pair: pool(found, scale_of[pair]) for pair, found in units_of.items()}
+    several = len(set(hosts)) > 1
+    on_host = tuple(pool(units_on[(hosts[d.run - 1], pair)], scale_of[pair]) if (hosts[d.run - 1], pair) in units_on
+                    else None for d, pair in deciding) if several else ()
+    return Across(len(docs), verdicts, [(d, pooled.get(pair)) for d, pair in deciding], tuple(sorted(differ)), methods,
+                  tuple(hosts) if several else (), on_host)
 
 
 def render_across(result: Across) -> str:
     lines = []
-    flips = set(result.flips)
+    flips, between = set(result.flips), set(result.between_hosts)
+    classes = result.host_runs()
+    if classes:
+        lines.append("the runs come from more than one host class: " + "; ".join(
+            f"{host} (run{'s' if len(runs) > 1 else ''} {_runs(runs)})" for host, runs in classes))
     for key, seen in result.verdicts.items():
         decided = {v for v in seen if v in DECIDED}
         if len(set(seen)) > 1 or not decided:
-            lines.append(f"{'FLIP ' if key in flips else ''}{key[0]} {key[1]}: " + ", ".join(seen))
+            mark = "FLIP " if key in flips else "HOST " if key in between else ""
+            lines.append(f"{mark}{key[0]} {key[1]}: " + ", ".join(seen))
     some, every, none = (len(result.decided(how)) for how in ("some", "all", "none"))
+    apart = (f"holds in one run and does not hold in another on the same host class: {len(flips)}; decided alike on "
+             f"each host class but apart between them (HOST): {len(between)}") if classes else \
+        f"holds in one run and does not hold in another: {len(flips)}"
     lines.append(f"{len(result.verdicts)} claims over {result.runs} runs: decided in at least one {some}, in all {every}, "
-                 f"in none {none}; holds in one run and does not hold in another: {len(flips)}")
+                 f"in none {none}; {apart}")
     for experiment, how in result.methods.items():
         lines.append(f"{experiment}: the runs measured it by different methods ({how}); each method's runs are "
                      "pooled and their claims counted apart, as [method 1], [method 2] …")
@@ -325,6 +384,16 @@ def render_across(result: Across) -> str:
             if not inside:
                 pooled = f"{estimate:.4g}" if estimate is not None else "none (too few rounds)"
                 lines.append(f"  run {d.run}: {d.claim} {d.pair}: {d.verdict} [{d.low:.4g}, {d.high:.4g}], pooled {pooled}")
+        if classes:
+            on_host = result.contained_on_host
+            lines.append(f"deciding intervals that contain the estimate pooled over the runs of their own host class: "
+                         f"{sum(on_host)} of {len(on_host)} ({sum(on_host) / len(on_host):.1%}; target ≥ "
+                         f"{TARGET_COVERAGE:.0%})")
+            for (d, _), estimate, inside in zip(result.deciding, result.on_host, on_host):
+                if not inside:
+                    pooled = f"{estimate:.4g}" if estimate is not None else "none (too few rounds)"
+                    lines.append(f"  run {d.run}: {d.claim} {d.pair}: {d.verdict} [{d.low:.4g}, {d.high:.4g}], "
+                                 f"pooled on its host class {pooled}")
     else:
         lines.append("no run decided a claim pair: no deciding interval to set against the pooled estimate")
     return "\n".join(lines)
