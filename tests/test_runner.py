@@ -194,7 +194,7 @@ def test_only_a_groups_first_two_rounds_may_raise_its_warmup(db):
     would throw away rounds that looks were already taken on, so the warmup is settled by then."""
     store = Store(db)
     jobs, scheduler = setup(store, processes=5, budget=600.0)
-    fake = LateJumpy()
+    fake = LateJumpy(drift=0.3)  # rounds that differ: identical ones would decide at 2 (Rule.exact_rounds)
     run_session(store, jobs, scheduler, fake)
     warmups = [int(env["VERSUS_WARMUP"]) for env in fake.calls if env["VERSUS_CASE"] == "slow"]
     assert len(warmups) >= 5 and set(warmups) == {1}
@@ -234,7 +234,8 @@ def test_a_sequential_round_runs_only_the_pair_of_one_open_item(db):
 
 def test_an_item_with_fewer_rounds_than_its_first_look_is_not_taken_for_stuck(db):
     """An item with 1 round (its other processes failed, or a resumed session) needs 2 more for its
-    first look, which is cheap; it must not go last with the items whose estimate sits on a threshold."""
+    first look, which is cheap; it must not go last with the items whose estimate sits on a threshold.
+    It runs one of them and looks again: identical rounds (a size in bytes) decide at 2."""
     from versus.stats import Decision
 
     _, scheduler = setup(Store(db), processes=3, budget=100.0)
@@ -245,7 +246,12 @@ def test_an_item_with_fewer_rounds_than_its_first_look_is_not_taken_for_stuck(db
     scheduler.status.open_items = list(decisions)
     choice = scheduler._choose(decisions, {})
     assert choice is not None
-    assert choice.item == waiting and choice.rounds == 2 and choice.arms == set(scheduler.plan.items[waiting].arms)
+    assert choice.item == waiting and choice.rounds == 1 and choice.arms == set(scheduler.plan.items[waiting].arms)
+    assert choice.target == 3  # its first look, priced as before: only the look between comes sooner
+    # under the rule before identical rounds decided at 2, both rounds up to the first look at once
+    scheduler.rule = scheduler.rule.replace(exact_rounds=0)
+    choice = scheduler._choose(decisions, {})
+    assert choice is not None and choice.item == waiting and choice.rounds == 2 and choice.target == 3
 
 
 def test_an_item_no_look_within_its_cap_would_decide_gets_no_more_rounds(db):
@@ -322,6 +328,18 @@ def test_with_a_budget_every_group_runs_one_round_and_the_cheap_first_looks_come
     first = next(batches)
     assert first.sequential and first.round == 1
     assert {scheduler.plan.arms[a].param_map.get("size") for a in first.arms} == {"1"}
+
+
+@pytest.mark.parametrize(("exact_rounds", "rounds"), [(2, 2), (0, 3)])
+def test_with_a_budget_identical_rounds_decide_at_two_and_their_arms_run_no_third(db, exact_rounds, rounds):
+    """Sizes in bytes are the same in every process. Make runs #47–#54 ran such claim pairs to 3 rounds,
+    their first look, before judging them: a round more than a measurement without noise needs."""
+    store = Store(db)
+    jobs, scheduler = setup(store, processes=3, budget=600, times={"fast": 10.0, "slow": 40.0})
+    scheduler.rule = scheduler.rule.replace(exact_rounds=exact_rounds)
+    run_session(store, jobs, scheduler, FakeExecutor({"fast": 10.0, "slow": 40.0}))  # no drift: identical rounds
+    assert scheduler.status.reason == "every comparison and claim is decided"
+    assert {len(_rounds(store, job.arm_id)) for job in jobs} == {rounds}
 
 
 def test_each_sequential_choice_is_told_with_its_reason_and_the_store_keeps_it(db):
@@ -555,7 +573,8 @@ def test_a_claim_pair_not_yet_looked_at_gets_its_first_look_before_the_whole_cla
     scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
     choice = scheduler._choose(decisions, {})
     assert choice is not None
-    assert choice.item == _pair(scheduler, "ten-times", "2") and choice.rounds == 2  # 2 dear rounds (40 s) to its first look
+    # 2 dear rounds (40 s) to its first look, one at a time: identical rounds decide at 2
+    assert choice.item == _pair(scheduler, "ten-times", "2") and choice.rounds == 1 and choice.seconds == 40
     assert choice.target == 3 and choice.rank == 1  # its first look, as a pair that may settle its claim
 
 

@@ -160,6 +160,22 @@ def test_exact_values_decide_at_once():
     assert decision.verdict == "holds" and decision.interval == stats.Interval(4.0, 4.0, 4.0)
 
 
+def test_identical_rounds_decide_at_two_however_many_are_stored():
+    """Sizes in bytes are the same in every process: make runs #47–#54 decided 74 such claim pairs at 3
+    rounds, a round more than a measurement without noise needs (the oracle's n: 2). Judged on their
+    first two rounds, they decide there, and a later round that differs changes nothing."""
+    bound = stats.Bound(math.log(3.9), math.log(4.1))
+    for more in ([], [math.log(4.0)] * 3, [math.log(4.0), math.log(9.0)]):
+        decision = stats.sequential([math.log(4.0)] * 2 + more, bound, 0.05)
+        assert (decision.verdict, decision.n, decision.interval) == ("holds", 2, stats.Interval(4.0, 4.0, 4.0))
+    # the rule before: at the first look, the rounds available below it
+    before = CURRENT.replace(exact_rounds=0)
+    assert stats.sequential([math.log(4.0)] * 5, bound, 0.05, rule=before).n == 3
+    assert stats.sequential([math.log(4.0)] * 2, bound, 0.05, rule=before).n == 2
+    # rounds that differ in their first two are judged at the looks as any others
+    assert stats.sequential([math.log(4.0), math.log(4.01)] + [math.log(4.0)] * 3, bound, 0.05).n >= 3
+
+
 def _bounds(low, high, pairs=1):
     return stats.Bound(None if low is None else math.log(low), None if high is None else math.log(high), pairs)
 

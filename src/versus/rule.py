@@ -24,7 +24,8 @@ from .errors import UsageError
 VALUES = ("median", "min")
 # A field added to Rule after rules were stored: the value that keeps a stored rule without it judging as
 # it did (docs/extending.md, "Adding a statistic"). `history` came after the first rules of version 2.
-ABSENT: dict[str, Any] = {"history": 0, "weights": ()}
+# `exact_rounds` came after weights: a rule stored without it judged identical rounds at its first look.
+ABSENT: dict[str, Any] = {"history": 0, "weights": (), "exact_rounds": 0}
 SpreadTable = tuple[tuple[str, tuple[float, ...]], ...]  # pair key → its learned spread at each of the rule's trims
 SPENDINGS = ("uniform", "harmonic", "joint")
 TABLES = ("spreads", "between")  # what a session learned of its pairs: pair key → a value at each trim
@@ -54,6 +55,10 @@ class Rule:
     # weights[k] / (the sum of the design's weights) of α instead of 1/K; () shares it equally
     weights: tuple[float, ...] = _WEIGHTS
     first_look: int = 3  # fewer rounds decide nothing with an unknown spread
+    # Identical rounds (a size in bytes, the same in every process: a measurement without noise) are
+    # judged at this many rounds, however many are stored; 0: at the first look (the rule before it), or
+    # at the rounds available below it.
+    exact_rounds: int = 2
     floor: float = 0.2  # below `floor_until` rounds, a per-round spread (log scale) of at least this
     floor_until: int = 20
     mean_agrees: bool = True  # a verdict needs the plain mean of its rounds on the verdict's side too
@@ -215,6 +220,8 @@ class Rule:
             raise ValueError("each trim must lie in [0, 0.5)")
         if self.floor < 0 or self.first_look < 2:
             raise ValueError("floor must be ≥ 0 and first_look ≥ 2")
+        if self.exact_rounds == 1 or self.exact_rounds < 0:
+            raise ValueError(f"exact_rounds must be 0 (at the first look) or a number of rounds ≥ 2, not {self.exact_rounds}")
         if self.floor_until < 0:
             raise ValueError(f"floor_until must be a number of rounds ≥ 0, not {self.floor_until}")
         if self.history < 0:
@@ -230,7 +237,8 @@ class Rule:
         over looks without end, 10% trimmed from 10 rounds, 20% from 20 and 40% from 80, no floor on
         the spread; and whichever of the later additions its plan record says it had."""
         return cls(version=1, trims=((0, 0.1), (20, 0.2), (80, 0.4)), looks=_LEGACY_LOOKS, spending="harmonic",
-                   weights=(), floor=0.0, floor_until=0, mean_agrees=False, history=0, settle=bool(plan.get("settled")),
+                   weights=(), exact_rounds=0, floor=0.0, floor_until=0, mean_agrees=False, history=0,
+                   settle=bool(plan.get("settled")),
                    intersection_union=bool(plan.get("intersection_union")),
                    sequential=bool(plan.get("methods")))
 
@@ -253,6 +261,7 @@ class Rule:
         floor = (f"; a per-round spread of at least {self.floor:g} below {self.floor_until} rounds"
                  if self.floor and self.floor_until else "")
         agree = "; the mean of the rounds must agree" if self.mean_agrees else ""
+        agree += f"; identical rounds decide at {self.exact_rounds}" if self.exact_rounds else ""
         n, moved = len(self.spreads), len(self.between)
         learned = ("" if not n else "; 1 pair's per-round spread at least its earlier sessions'" if n == 1 else
                    f"; {n} pairs' per-round spreads at least their earlier sessions'")

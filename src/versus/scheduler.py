@@ -245,6 +245,8 @@ class Scheduler:
                 continue
             # never past the item's cap of sequential rounds, even to reach its next look
             step = min(rounds, self._to_next_look(item, have), self._cap(index) - extra.get(index, 0))
+            if have < self.rule.exact_rounds < first:
+                step = min(step, self.rule.exact_rounds - have)  # identical rounds (sizes) decide there: look
             costs[index] = (seconds, max(1, step), stuck)
         outlooks = {index: self._outlook(index, decisions[index])
                     for index in costs if self._unseen(index, decisions)}

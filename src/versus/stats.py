@@ -497,7 +497,12 @@ def sequential(units: Sequence[float], criterion: Criterion, alpha: float, start
             if n > available:
                 break
             schedule.append((n, tails))
-        if exact and not schedule:
+        head = rule.exact_rounds
+        if paired and head and available >= head and _exact(units[:head]):
+            # identical rounds are a measurement without noise: a third tells nothing the second did not.
+            # Judged on the first rounds alone, so the verdict does not change with rounds that came after.
+            schedule = [(head, design.tails(1))] + [(n, tails) for n, tails in schedule if n > head]
+        elif exact and not schedule:
             schedule = [(available, design.tails(1))]
         if not schedule:
             first = next(design.looks(), rule.first_look)
