@@ -245,8 +245,6 @@ class Scheduler:
                 continue
             # never past the item's cap of sequential rounds, even to reach its next look
             step = min(rounds, self._to_next_look(item, have), self._cap(index) - extra.get(index, 0))
-            if have < self.rule.exact_rounds < first:
-                step = min(step, self.rule.exact_rounds - have)  # identical rounds (sizes) decide there: look
             costs[index] = (seconds, max(1, step), stuck)
         outlooks = {index: self._outlook(index, decisions[index])
                     for index in costs if self._unseen(index, decisions)}
@@ -442,6 +440,9 @@ class Scheduler:
         return self.max_extra_rounds + self.start_of(arm) - self.initial_of(arm)
 
     def _to_next_look(self, item: Item, have: int) -> int:
+        """Rounds to the item's next look; identical rounds (sizes) are judged at `exact_rounds` as well."""
+        if 0 < have < self.rule.exact_rounds:
+            return self.rule.exact_rounds - have
         for n in self.rule.looks_from(self.start_of(item.numerator)):
             if n > have:
                 return n - have
