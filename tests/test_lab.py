@@ -759,6 +759,23 @@ def test_claims_prints_the_tables_and_counts_of_a_report(tmp_path, capsys):
     assert code == 2 and "no claims of nosuch" in err and "hint: it has claims of x" in err
 
 
+def test_claims_flags_a_verdict_that_an_analysis_choice_moves_in_its_table_and_counts(tmp_path, capsys):
+    """The report counts such claims apart and flags them; the tables of the docs, printed from its JSON,
+    did neither, so a README showed "**does not hold**" for a verdict inconclusive with the fastest sample."""
+    doc = json.loads(Path(three_runs(tmp_path)[0]).read_text())
+    doc["claims"][1]["depends_on"] = [{"choice": "value", "alternative": "the median of each process's samples",
+                                       "verdict": "inconclusive"}]
+    path = write(tmp_path / "d.json", doc)
+    code, out, _ = run_lab(capsys, "claims", path, "x")
+    assert code == 0
+    assert ("| `k2` | ≥ 3 | **holds** ⚠ inconclusive with the median of each process's samples | p ÷ r on "
+            "cpython@3.11.7: holds |") in out
+    assert "| `k1` | ≥ 2 | **holds** | p ÷ q" in out
+    code, out, _ = run_lab(capsys, "claims", path, "--counts")
+    assert out.splitlines() == ["x: 2 of 3 (1 of them depends on an analysis choice)",
+                                "all: 2 of 3 (1 of them depends on an analysis choice)"]
+
+
 # --- the noise model's scenarios --------------------------------------------------------------------
 
 def test_calibration_counts_each_scenario_s_wrong_verdicts_under_the_rule(capsys):

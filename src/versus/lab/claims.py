@@ -81,13 +81,20 @@ def _measured(instance: dict[str, Any], ratio: bool) -> str:
     return f"{shown['value']:.3g}{sign} [{shown['low']:.3g}, {shown['high']:.3g}] {level}"
 
 
+def _depends(claim: dict[str, Any]) -> str:
+    """A verdict that an analysis choice moves, as the report flags it: " ⚠ inconclusive with the median
+    of each process's samples" (a report written before `depends_on` has none)."""
+    return "".join(f" ⚠ {alternative['verdict']} with {alternative['alternative']}"
+                   for alternative in claim.get("depends_on") or [])
+
+
 def table(doc: dict[str, Any], experiment: str) -> str:
     labels = _labels(doc)
     rows = [HEADER]
     for claim in doc["claims"]:
         if claim["experiment"] != experiment or claim["verdict"] == Verdict.NOT_MEASURED.value:
             continue
-        head = [f"`{claim['id']}`", _bound(claim["expected"]), f"**{claim['verdict']}**"]
+        head = [f"`{claim['id']}`", _bound(claim["expected"]), f"**{claim['verdict']}**{_depends(claim)}"]
         for index, instance in enumerate(claim["instances"]):
             cells = head if index == 0 else ["", "", ""]
             ratio = instance.get("denominator") is not None
@@ -97,13 +104,21 @@ def table(doc: dict[str, Any], experiment: str) -> str:
 
 
 def counts(doc: dict[str, Any]) -> str:
-    lines, total, decided = [], 0, 0
+    """The decided claims per experiment, those whose verdict depends on an analysis choice named apart
+    (the report's headline counts them apart too)."""
+    lines, total, decided, hanging = [], 0, 0, 0
+
+    def line(name: str, done: int, of: int, depend: int) -> str:
+        return f"{name}: {done} of {of}" + (f" ({depend} of them {'depend' if depend > 1 else 'depends'} "
+                                            "on an analysis choice)" if depend else "")
+
     for experiment in dict.fromkeys(c["experiment"] for c in doc["claims"]):
         measured = [c for c in doc["claims"] if c["experiment"] == experiment and c["verdict"] != Verdict.NOT_MEASURED.value]
         done = [c for c in measured if c["verdict"] in DECIDED]
-        total, decided = total + len(measured), decided + len(done)
-        lines.append(f"{experiment}: {len(done)} of {len(measured)}")
-    return "\n".join(lines + [f"all: {decided} of {total}"])
+        depend = sum(1 for c in done if c.get("depends_on"))
+        total, decided, hanging = total + len(measured), decided + len(done), hanging + depend
+        lines.append(line(experiment, len(done), len(measured), depend))
+    return "\n".join(lines + [line("all", decided, total, hanging)])
 
 
 def claims(path: Path, experiments: list[str], only_counts: bool) -> str:
