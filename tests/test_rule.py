@@ -233,7 +233,11 @@ def test_a_verdict_that_the_per_process_value_changes_is_flagged_in_every_format
     assert doc["claims"][0]["depends_on"] == [
         {"choice": "value", "alternative": "the median of each process's samples", "verdict": "holds"}]
     flag = "depends on the per-process value: holds with the median of each process's samples"
-    assert html.escape(flag) in (tmp_path / "r.html").read_text()
+    page = (tmp_path / "r.html").read_text()
+    assert html.escape(flag) in page
+    # the masthead's chips count it apart too, as its headline does, not among those that do not hold
+    chips = page.split('<div class="chips">', 1)[1].split("</div>", 1)[0]
+    assert chips == '<span class="pill v-depends">1 depends on an analysis choice</span>'
     for fmt in ("table", "markdown"):
         assert main(["report", str(session), "--db", db, "--format", fmt]) == 0
         out = " ".join(capsys.readouterr().out.split())

@@ -105,7 +105,9 @@ def _masthead(analysis: Analysis, experiments: list[str]) -> str:
     session = analysis.session
     counts: dict[str, int] = {}
     for claim in analysis.claims:
-        counts[claim.verdict] = counts.get(claim.verdict, 0) + 1
+        # counted apart, as the headline counts them: not one confident answer
+        key = DEPENDS if claim.depends_on and claim.verdict.decided else str(claim.verdict)
+        counts[key] = counts.get(key, 0) + 1
     chips = "".join(f'<span class="pill {_verdict_class(v)}">{n} {_e(_plural(v, n))}</span>'
                     for v, n in sorted(counts.items(), key=lambda kv: _ORDER.get(kv[0], 9)))
     runs = sum(len(a.processes) for a in analysis.arms)
@@ -124,20 +126,21 @@ def _headline(analysis: Analysis) -> str:
     return tables.claim_counts(analysis)[0].upper() + tables.claim_counts(analysis)[1:]
 
 
-_ORDER = {"holds": 0, "does not hold": 1, "inconclusive": 2, "not measured": 3}
+DEPENDS = "depends on an analysis choice"  # a decided verdict that another per-process value or warmup moves
+_ORDER = {"holds": 0, "does not hold": 1, DEPENDS: 2, "inconclusive": 3, "not measured": 4}
 
 
 def _plural(verdict: str, count: int) -> str:
     """'2 do not hold', '1 holds': the verdict as a verb for a count of claims."""
     if count == 1:
         return verdict
-    return {"holds": "hold", "does not hold": "do not hold"}.get(verdict, verdict)
+    return {"holds": "hold", "does not hold": "do not hold", DEPENDS: "depend on an analysis choice"}.get(verdict, verdict)
 
 
 def _verdict_class(verdict: str) -> str:
     word = verdict.split(" (")[0].strip()
     return {"holds": "v-holds", "does not hold": "v-fails", "inconclusive": "v-open", "not measured": "v-none",
-            "faster": "v-faster", "slower": "v-slower", "same": "v-same"}.get(word, "v-none")
+            "faster": "v-faster", "slower": "v-slower", "same": "v-same", DEPENDS: "v-depends"}.get(word, "v-none")
 
 
 def _contents(analysis: Analysis, experiments: list[str]) -> str:
@@ -646,7 +649,7 @@ def _href(folder: str) -> str:
 
 CSS = """
 :root{--ink:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--holds:#1a7f37;--fails:#cf222e;--open:#b35900;
---none:#6e7781;--same:#0969da;--accent:#0969da}
+--none:#6e7781;--same:#0969da;--accent:#0969da;--depends:#8250df}
 *{box-sizing:border-box}
 body{margin:0 auto;max-width:1072px;padding:28px 32px 60px;color:var(--ink);background:#fff;
 font:15px/1.5 system-ui,-apple-system,"Segoe UI","DejaVu Sans","Liberation Sans",sans-serif}
@@ -671,7 +674,7 @@ nav ul.experiments:before{content:"experiments:";color:var(--muted)}
 .lead{color:var(--muted);max-width:820px}
 .muted,.note{color:var(--muted)}
 .budget{background:#fff8c5;border:1px solid #d4a72c66;border-radius:6px;padding:8px 12px}
-.depends{background:#fff1e5;border-left:3px solid #bc4c00;padding:4px 8px;margin:6px 0;font-size:.9em}
+.depends{background:#fbefff;border-left:3px solid var(--depends);padding:4px 8px;margin:6px 0;font-size:.9em}
 .pill{display:inline-block;border-radius:999px;padding:1px 9px;font-size:12.5px;font-weight:600;color:#fff;
 background:var(--none);white-space:nowrap;max-width:100%;overflow:hidden;text-overflow:ellipsis;vertical-align:middle}
 td .pill{white-space:normal;text-align:left}
@@ -680,6 +683,7 @@ td .pill{white-space:normal;text-align:left}
 .pill.v-open{background:var(--open)}
 .pill.v-same{background:var(--same)}
 .pill.v-none{background:var(--none)}
+.pill.v-depends{background:var(--depends)}
 table{border-collapse:collapse;width:100%;margin:6px 0 10px;font-size:13px}
 th,td{text-align:left;vertical-align:top;padding:4px 8px;border-bottom:1px solid var(--line)}
 th{background:var(--soft);font-weight:600;white-space:nowrap}
