@@ -114,6 +114,9 @@ def _parser() -> argparse.ArgumentParser:
                           help="rounds per comparison at most, the first processes included (default 200: make run's cap "
                                "per item, and the noise model's)")
     selftest.add_argument("--simulate", action="store_true", help="the seeded simulation of this VM's noise instead")
+    selftest.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                          help="the trials judged by today's rule with this field changed (docs/method.md, \"The rule\"); "
+                               "e.g. --rule history_floor=true")
     selftest.add_argument("--db", type=parse_target, default=None,
                           help="where to keep its runs (default: a temp file); on postgresql://…, its workers run them")
     sub.add_parser("schema", help="every experiment.toml key, as Markdown (docs/experiment-toml.md)")
@@ -569,10 +572,11 @@ def _selftest(args: argparse.Namespace) -> int:
     if not 2 <= args.start <= 100 or args.trials < 0 or not args.start <= rounds <= 1000:
         raise UsageError("--start must be 2 to 100, --rounds from --start to 1000 and --trials 0 or more",
                          "e.g. --start 3 --rounds 200 --trials 120")
+    rule = rules.with_overrides(rules.CURRENT, args.rule)
     if args.simulate:
-        print(simulated(args.start, max_rounds=rounds))
+        print(simulated(args.start, max_rounds=rounds, rule=rule))
         return 0
-    return run_selftest(args.seconds, args.db, args.trials, args.start, rounds)
+    return run_selftest(args.seconds, args.db, args.trials, args.start, rounds, rule)
 
 
 def _lab(args: argparse.Namespace) -> int:

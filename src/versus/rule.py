@@ -25,7 +25,7 @@ VALUES = ("median", "min")
 # A field added to Rule after rules were stored: the value that keeps a stored rule without it judging as
 # it did (docs/extending.md, "Adding a statistic"). `history` came after the first rules of version 2.
 # `exact_rounds` came after weights: a rule stored without it judged identical rounds at its first look.
-ABSENT: dict[str, Any] = {"history": 0, "weights": (), "exact_rounds": 0}
+ABSENT: dict[str, Any] = {"history": 0, "weights": (), "exact_rounds": 0, "history_floor": False}
 SpreadTable = tuple[tuple[str, tuple[float, ...]], ...]  # pair key → its learned spread at each of the rule's trims
 SPENDINGS = ("uniform", "harmonic", "joint")
 TABLES = ("spreads", "between")  # what a session learned of its pairs: pair key → a value at each trim
@@ -61,6 +61,10 @@ class Rule:
     exact_rounds: int = 2
     floor: float = 0.2  # below `floor_until` rounds, a per-round spread (log scale) of at least this
     floor_until: int = 20
+    # True: a pair that learned its spread from the store's earlier sessions (`learned`) has that spread
+    # in place of `floor` below `floor_until` rounds; the floor guards against few rounds that all landed in
+    # one of a pair's states, and the earlier sessions' rounds have seen its states
+    history_floor: bool = False
     mean_agrees: bool = True  # a verdict needs the plain mean of its rounds on the verdict's side too
     settle: bool = True  # leave out the rounds run before an arm's warmup was last raised
     intersection_union: bool = True  # a claim over k pairs tests its "holds" end at k times a pair's α
@@ -114,7 +118,7 @@ class Rule:
     def floor_at(self, n: int) -> float:
         """The least per-round spread assumed at n rounds (0: the rounds' own spread alone): the rule's
         `floor` below `floor_until` rounds, and a pair's learned spread at the trim of n rounds."""
-        floor = self.floor if n < self.floor_until else 0.0
+        floor = self.floor if n < self.floor_until and not (self.history_floor and self.learned) else 0.0
         if self.learned:
             floor = max(floor, self.learned[self.trim_level(n)])
         return floor
@@ -260,6 +264,7 @@ class Rule:
                 f"{run[0][1]:g} at {run[0][0]}" + (f"–{run[-1][0]}" if len(run) > 1 else "") for run in runs)
         floor = (f"; a per-round spread of at least {self.floor:g} below {self.floor_until} rounds"
                  if self.floor and self.floor_until else "")
+        floor += " (a pair's learned spread in its place)" if floor and self.history_floor else ""
         agree = "; the mean of the rounds must agree" if self.mean_agrees else ""
         agree += f"; identical rounds decide at {self.exact_rounds}" if self.exact_rounds else ""
         n, moved = len(self.spreads), len(self.between)

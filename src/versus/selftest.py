@@ -225,13 +225,13 @@ def summary(tally: Tally, start: int, where: Path | str, rounds: int = TRIAL_ROU
     ])
 
 
-def simulated(start: int, trials: int = 2000, max_rounds: int = TRIAL_ROUNDS) -> str:
+def simulated(start: int, trials: int = 2000, max_rounds: int = TRIAL_ROUNDS, rule: Rule = CURRENT) -> str:
     """The same rates from the seeded noise model (simulate.py), for a start of 2, 3, 5, 10 and `start`."""
     lines = [f"versus selftest --simulate: {trials} trials per row, at most {max_rounds} rounds each, the noise model "
              "of docs/method.md (process spread 1.5%, drift 2%/round, slow spells, heavy tails)"]
     for first in sorted({2, 3, 5, 10, start}):
-        aa = simulate.calibrate(1.0, first, trials, max_rounds, seed=first)
-        planted = simulate.calibrate(1.03, first, trials, max_rounds, seed=1000 + first)
+        aa = simulate.calibrate(1.0, first, trials, max_rounds, seed=first, rule=rule)
+        planted = simulate.calibrate(1.03, first, trials, max_rounds, seed=1000 + first, rule=rule)
         false = aa.count("faster", "slower")
         low, high = stats.clopper_pearson(false, trials)
         det = planted.count("slower")
