@@ -168,6 +168,9 @@ def test_the_load_driver_advice_names_the_key_the_code_reads():
     (["runtimes", "fetch", "jython@9.9"], 2, "nothing matched"),
     (["runtimes", "fetch"], 2, "nothing to fetch"),
     (["selftest", "--seconds", "-1"], 2, "must be positive"),
+    (["selftest", "--rule", "history_flor=true"], 2, "expected today, or KEY=VALUE"),
+    (["lab", "calibration", "--history-rounds", "5"], 2, "with --history"),
+    (["selftest", "--rule", "history_floor=perhaps"], 2, "history_floor must be true or false"),
     (["export", "-o", "/nonexistent/dir/x.json"], 3, "there is no results database"),
 ])
 def test_bad_arguments_get_a_clear_error_and_the_documented_code(argv, code, message, tmp_path, db, capsys):

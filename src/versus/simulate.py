@@ -178,13 +178,13 @@ class Counts:
 
 def calibrate(effect: float, start: int, trials: int, max_rounds: int, seed: int, noise: Noise | None = None,
               items: int = 2, criterion: stats.Criterion | None = None, rule: Rule = CURRENT,
-              futility: bool = False, history: int = 0) -> Counts:
+              futility: bool = False, history: int = 0, history_rounds: int = 0) -> Counts:
     """`trials` sequential comparisons of B (true ratio `effect`) against A, each starting with
     `start` rounds and stopping when decided or at `max_rounds`, in a family of `items` comparisons
     (or of claims, with a claim's `criterion`). With `futility`, also stopping at the first look where
     the scheduler would stop feeding the item (`stats.futile`), as `versus run` does. With `history`,
     each trial's pair first learns its spread from that many earlier sessions (`learned`), as a
-    session learns it from the store's (history.py)."""
+    session learns it from the store's (history.py), each of `history_rounds` rounds (0: HISTORY_ROUNDS)."""
     noise = noise or Noise()
     rows = ratios(np.random.default_rng(seed), noise, trials, max_rounds, effect)
     earlier = np.random.default_rng(seed + 1)
@@ -193,7 +193,7 @@ def calibrate(effect: float, start: int, trials: int, max_rounds: int, seed: int
     counts = Counts()
     for row in rows:
         units = list(row)
-        mine = learned(earlier, noise, rule, history) if history and rule.history else rule
+        mine = learned(earlier, noise, rule, history, history_rounds or HISTORY_ROUNDS) if history and rule.history else rule
         decision = stats.sequential(units, judged, alpha, start=start, rule=mine)
         if futility:  # the looks up to the one that ended the trial, any of which may have stopped it first
             decision = until_futile(units[:decision.n], judged, alpha, start, mine, max_rounds) or decision
@@ -250,13 +250,14 @@ class Scenario:
         return 0.0 if self.kind == "a/a" else estimand(self.noise, rule) + math.log(BOUND_EFFECT)
 
     def counts(self, trials: int, seed: int, items: int = 2, rule: Rule = CURRENT, start: int = 3,
-               rounds: int = 200, futility: bool = False, history: int = 0) -> Counts:
+               rounds: int = 200, futility: bool = False, history: int = 0, history_rounds: int = 0) -> Counts:
         if self.kind == "a/a":
             return calibrate(1.0, start, trials, rounds, seed, self.noise, items, rule=rule, futility=futility,
-                             history=history)
+                             history=history, history_rounds=history_rounds)
         truth = self.truth(rule)
         return calibrate(BOUND_EFFECT, start, trials, rounds, seed, self.noise, items,
-                         stats.Bound(truth, None), rule=rule, futility=futility, history=history)
+                         stats.Bound(truth, None), rule=rule, futility=futility, history=history,
+                         history_rounds=history_rounds)
 
     def wrong(self, counts: Counts) -> int:
         return counts.count("faster", "slower") if self.kind == "a/a" else counts.count("does not hold")

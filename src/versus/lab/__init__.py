@@ -106,6 +106,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     calibration.add_argument("--history", type=int, default=0, metavar="N",
                              help="each trial's pair learns its spread from N earlier sessions first, as versus run "
                                   "does from its store (default 0: none)")
+    calibration.add_argument("--history-rounds", type=int, default=0, metavar="N",
+                             help="rounds of each of those sessions (default 20)")
     rule_option(calibration, "today's rule")
 
     spells = commands.add_parser("spells", help="the machine's slow spells, one CPU loop pinned to each CPU")
@@ -193,7 +195,7 @@ def _analysis(args: argparse.Namespace) -> str:
     if args.lab == "calibration":
         from .calibration import calibration
         return calibration(args.trials, args.items, args.start, args.rounds, args.scenario, args.rule, args.futility,
-                           args.history)
+                           args.history, args.history_rounds)
     if args.lab == "spells":
         from .machine import spells
         return spells(args.seconds)

@@ -13,8 +13,8 @@ gives unflagged are the calibrated ones.
 claim's wrong verdict that the plain mean of the same rounds does not give is flagged; comparisons
 are never flagged), with its own "≤ α".
 `--futility`: each trial also stops where `versus run`'s scheduler would stop feeding it (`stats.futile`).
-`--history N`: each trial's pair first learns its spread from N earlier sessions of 20 rounds, as a
-session learns it from the store's earlier ones (history.py, `Rule.history`).
+`--history N`: each trial's pair first learns its spread from N earlier sessions of 20 rounds (or
+`--history-rounds`), as a session learns it from the store's earlier ones (history.py, `Rule.history`).
 """
 from __future__ import annotations
 
@@ -31,9 +31,13 @@ def seed_of(name: str) -> int:
 
 
 def calibration(trials: int, items: int, start: int, rounds: int, names: list[str], changes: list[str],
-                futility: bool = False, history: int = 0) -> str:
+                futility: bool = False, history: int = 0, history_rounds: int = 0) -> str:
     if history < 0:
         raise UsageError(f"--history {history}: a number of earlier sessions, 0 or more", "e.g. --history 20")
+    if history_rounds and (history_rounds < 2 or not history):
+        raise UsageError(f"--history-rounds {history_rounds}: rounds of each earlier session, 2 or more, with --history",
+                         "e.g. --history 10 --history-rounds 5")
+    history_rounds = history_rounds or simulate.HISTORY_ROUNDS
     if trials < 1 or items < 1 or not 2 <= start <= rounds:
         raise UsageError("--trials and --items must be at least 1, and --start from 2 to --rounds",
                          "e.g. --trials 1000 --items 2 --start 3 --rounds 200")
@@ -48,11 +52,11 @@ def calibration(trials: int, items: int, start: int, rounds: int, names: list[st
              "called \"does not hold\"" + ("; each trial also stopped where `versus run` stops feeding an item that no "
                                           "look within its rounds is expected to decide (futility)" if futility else "")
              + (f"; each trial's pair with the spread it learned from {history} earlier sessions of "
-                f"{simulate.HISTORY_ROUNDS} rounds" if history else ""),
+                f"{history_rounds} rounds" if history else ""),
              "scenario | kind | wrong | rate [95% interval] | ≤ α | unflagged | ≤ α | decided | median rounds of decisions"]
     for scenario in (simulate.SCENARIOS[n] for n in names) if names else simulate.SCENARIOS.values():
         counts = scenario.counts(trials, seed=seed_of(scenario.name), items=items, rule=rule, start=start, rounds=rounds,
-                                  futility=futility, history=history)
+                                  futility=futility, history=history, history_rounds=history_rounds)
         wrong = scenario.wrong(counts)
         low, high = stats.clopper_pearson(wrong, trials)
         unflagged = scenario.confidently_wrong(counts)
