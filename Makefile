@@ -44,7 +44,7 @@ test: setup lint test-harness test-subjects
 # run on TEST_WORKERS pytest-xdist processes (TEST_WORKERS=0: in this one); builds and fetches they share
 # are made one at a time under file locks, and each worker has its own PostgreSQL server (tests/pgserver.py).
 # Tests marked `alone` time something on a pinned CPU and run after the others in one process: beside
-# another worker's load, a handoff's fastest sample swung 0.53–1.9× between sample lengths (CI, stop 62).
+# another worker's load, a handoff's fastest sample differed 0.53× between sample lengths (CI, stop 62).
 TEST_WORKERS ?= 2
 test-harness: $(STAMP)
 	@status=0; \

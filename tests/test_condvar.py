@@ -105,8 +105,8 @@ def test_pinned_to_one_cpu_a_handoff_costs_the_same_in_short_and_long_samples(bi
 
     Marked `alone`: make test runs it after the other tests, with nothing beside it. Beside the other
     test worker, whose processes shared the pinned CPU in bursts, the fastest sample of each length still
-    differed by 0.53× (CI, stop 62: 4.7 µs at 16,000 against 8.9 µs at 2,000) and a burst-shaped load
-    on that CPU here swung the ratio 0.58–1.94×. The fastest sample of each length is compared, as a load
+    differed by 0.53× (CI, stop 62: 4.7 µs at 16,000 against 8.9 µs at 2,000). The fastest sample of
+    each length is compared, as a load
     only ever adds time; the regression made every handoff of a long sample slower (unpinned, the fastest
     samples here were 21 and 40 µs), so the fastest sample shows it."""
     from versus.executor import Pinned, SubprocessExecutor
