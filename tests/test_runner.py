@@ -499,6 +499,26 @@ def test_a_comparison_two_times_from_one_goes_before_a_cheaper_claim(tmp_path, d
     assert _chosen(scheduler, decisions) == _pair(scheduler, "four-times", "1")
 
 
+def test_a_claim_far_from_its_bound_goes_before_a_comparison_two_times_from_one(tmp_path, db):
+    """Issue 29: every claim ≥ 2 per-round SDs from its bound decided in every run. Behind the comparisons
+    ≥ 2× (4.5 min of make run #60's sequential rounds), `jruby-compiler-2x` waited for cheaper far claims
+    until the budget ended; #59 left three far claims open so. A far claim now goes first; a claim near
+    its bound still waits for the comparison."""
+    scheduler = _swept_claims(tmp_path, db)
+    decisions = {i: Decision(Verdict.HOLDS, None, 0.99, 3, True) for i in range(len(scheduler.plan.items))}
+    claim = _pair(scheduler, "four-times", "2")  # 3×–5×, at 3.9 with a per-round spread of 2%: 5 rounds × 20 s
+    decisions[claim] = Decision(Verdict.INCONCLUSIVE, Interval(3.9, 1.3, 11.7), 0.99, 3, True, rounds_needed=8,
+                                spread=0.02)
+    decisions[_comparison(scheduler, "1")] = _open(0.3, more=5)  # large and cheap: 5 rounds × 2 s
+    scheduler.status.open_items = [i for i, d in decisions.items() if not d.decided]
+    choice = scheduler._choose(decisions, {})
+    assert choice is not None and choice.item == claim and choice.rank == 1  # stored as a claim's choice
+    # 1.2 of its spreads from its nearer bound, the claim waits for the comparison again
+    decisions[claim] = dataclasses.replace(decisions[claim], spread=0.2)
+    choice = scheduler._choose(decisions, {})
+    assert choice is not None and choice.item == _comparison(scheduler, "1") and choice.rank == 0
+
+
 def test_quick_measures_only_the_arms_its_claims_compare(tmp_path):
     """A [quick] method's cases × runtimes make arms no claim names; they would cost the first rounds
     of `make run` (42 of 158 arms, 5 minutes of its 27 on 2026-11-24) and decide nothing."""
