@@ -11,7 +11,7 @@ within a time budget for the arms that an undecided comparison or claim still ne
   the claims' pairs not yet looked at and the claims ≥ `SURE` per-round spreads from their bound first,
   then comparisons ≥ 2× from 1, then the other claims, then the other comparisons, items stuck on their
   threshold last (from 10 rounds on, an item that no look within its cap is expected to decide gets
-  no more: `stats.futile`), the cheapest decision first within each (after the comparisons ≥ 2×, its cost ÷ the
+  no more: `stats.futile`), the cheapest decision first within each (but for the comparisons ≥ 2×, its cost ÷ the
   chance that its estimate lies on the deciding side of its bound; a claim pair past its first look, the rounds
   to the look it is aimed at ÷ that look's chance to decide: `_aim`); they stop when everything is decided or
   the budget is spent. So an expensive arm whose claims cannot be decided in the budget does not
